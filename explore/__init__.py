@@ -1,0 +1,1 @@
+"""AspectNav core: corpora, encoders, embedding spaces, neighbours and maps (no UI code)."""

@@ -1,0 +1,5 @@
+import sys
+
+from explore.cli import main
+
+sys.exit(main())

@@ -1,0 +1,74 @@
+"""`python -m explore corpus build|import|stats|list`."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from explore.corpus.jsonl_import import import_jsonl
+from explore.corpus.registry import corpus_path, list_corpora, open_corpus, store_corpus
+from explore.corpus.vital import build_vital_corpus
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    corpus = subparsers.add_parser("corpus", help="build, import and inspect corpora")
+    commands = corpus.add_subparsers(dest="corpus_command", required=True)
+
+    build = commands.add_parser("build", help="build a corpus from a source")
+    sources = build.add_subparsers(dest="source", required=True)
+    sources.add_parser("vital", help="the embedded vital-articles corpus").set_defaults(func=_build_vital)
+
+    imp = commands.add_parser("import", help="import a JSONL corpus (one article per line)")
+    imp.add_argument("file", type=Path)
+    imp.add_argument("--name", required=True, help="name to store the corpus under")
+    imp.add_argument("--force", action="store_true", help="replace an existing corpus of that name")
+    imp.set_defaults(func=_import)
+
+    stats = commands.add_parser("stats", help="articles, links and per-aspect coverage")
+    stats.add_argument("name")
+    stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    stats.set_defaults(func=_stats)
+
+    commands.add_parser("list", help="stored and built-in corpora").set_defaults(func=_list)
+
+
+def _build_vital(args) -> int:
+    corpus = build_vital_corpus()
+    path = store_corpus(corpus)
+    print(f"Built {corpus.name}: {len(corpus)} articles, {corpus.link_count} mention links -> {path}")
+    return 0
+
+
+def _import(args) -> int:
+    from explore.errors import AspectNavError
+
+    if (corpus_path(args.name) / "corpus.json").exists() and not args.force:
+        raise AspectNavError(f"A corpus named {args.name!r} exists; pass --force to replace it.")
+    corpus, report = import_jsonl(args.file, args.name)
+    path = store_corpus(corpus)
+    print(f"Imported {len(corpus)} articles into {args.name!r} -> {path}")
+    if report.dropped_links:
+        print(f"Dropped {report.dropped_links} links to ids not in the corpus.")
+    return 0
+
+
+def _stats(args) -> int:
+    stats = open_corpus(args.name).stats()
+    if args.json:
+        print(json.dumps(stats, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{stats['name']}: {stats['articles']} articles, {stats['links']} links ({stats['link_kind']})")
+    print(f"source: {stats['source']}")
+    if not stats["aspects"]:
+        print("no aspect labels")
+    for name, aspect in stats["aspects"].items():
+        top = ", ".join(f"{label} ({n})" for label, n in aspect["top"][:6])
+        print(f"  {name:<11} coverage {aspect['coverage']:6.1%} ({aspect['articles']} articles), "
+              f"{aspect['labels']} labels; top: {top}")
+    return 0
+
+
+def _list(args) -> int:
+    for name in list_corpora():
+        print(name)
+    return 0

@@ -1,0 +1,177 @@
+"""The corpus model: articles with ordered links and multi-valued aspect labels."""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterable, Mapping
+
+from explore.errors import AmbiguousTitleError, UnknownArticleError
+
+WIKIPEDIA_LICENSE = "Text from Wikipedia, available under CC BY-SA 4.0"
+
+
+@dataclass(frozen=True)
+class Article:
+    """One article. `aspects` maps an aspect name to its labels; a missing name = no label."""
+
+    id: str
+    title: str
+    text: str
+    description: str = ""
+    url: str = ""
+    links: tuple[str, ...] = ()
+    aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def labels(self, aspect: str) -> tuple[str, ...]:
+        return self.aspects.get(aspect, ())
+
+    def shared_labels(self, other: "Article", aspects: Iterable[str] | None = None) -> dict[str, list[str]]:
+        """The labels this article shares with `other`, per aspect (only aspects that share one)."""
+        names = self.aspects.keys() if aspects is None else aspects
+        shared = {}
+        for name in names:
+            common = [label for label in self.labels(name) if label in other.labels(name)]
+            if common:
+                shared[name] = common
+        return shared
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a corpus came from. `links` says whether links are real hyperlinks or mentions."""
+
+    source: str
+    date: str
+    version: str = ""
+    links: str = "hyperlinks"  # "hyperlinks" | "mentions" | "none"
+    details: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Corpus:
+    """A named, ordered collection of articles; ids are unique, titles need not be."""
+
+    name: str
+    articles: list[Article]
+    provenance: Provenance
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for article in self.articles:
+            if article.id in seen:
+                raise ValueError(f"Corpus {self.name!r}: duplicate article id {article.id!r}")
+            seen.add(article.id)
+
+    def __len__(self) -> int:
+        return len(self.articles)
+
+    def __iter__(self):
+        return iter(self.articles)
+
+    @cached_property
+    def position(self) -> dict[str, int]:
+        """Row of each article id (the row order embeddings follow)."""
+        return {article.id: row for row, article in enumerate(self.articles)}
+
+    @cached_property
+    def ids_by_title(self) -> dict[str, list[str]]:
+        by_title: dict[str, list[str]] = {}
+        for article in self.articles:
+            by_title.setdefault(article.title, []).append(article.id)
+        return by_title
+
+    @cached_property
+    def _casefolded_titles(self) -> dict[str, list[str]]:
+        folded: dict[str, list[str]] = {}
+        for title, ids in self.ids_by_title.items():
+            folded.setdefault(title.casefold(), []).extend(ids)
+        return folded
+
+    def __getitem__(self, article_id: str) -> Article:
+        return self.articles[self.position[article_id]]
+
+    def __contains__(self, article_id: object) -> bool:
+        return article_id in self.position
+
+    def find(self, query: str) -> Article:
+        """Resolve a title (case-insensitive) or an id; unknown → closest titles, shared → ids."""
+        if query is None or not str(query).strip():
+            raise UnknownArticleError(str(query or ""), [])
+        query = str(query).strip()
+        ids = self.ids_by_title.get(query) or self._casefolded_titles.get(query.casefold())
+        if ids and len(ids) == 1:
+            return self[ids[0]]
+        if ids:
+            raise AmbiguousTitleError(query, list(ids))
+        if query in self.position:
+            return self[query]
+        raise UnknownArticleError(query, self.closest_titles(query))
+
+    def closest_titles(self, query: str, n: int = 5) -> list[str]:
+        folded = {title.casefold(): title for title in self.ids_by_title}
+        prefix = [title for key, title in folded.items() if key.startswith(query.casefold())]
+        close = difflib.get_close_matches(query.casefold(), list(folded), n=n, cutoff=0.6)
+        merged = sorted(prefix, key=len)[:n] + [folded[key] for key in close]
+        return list(dict.fromkeys(merged))[:n]
+
+    def search_titles(self, text: str, limit: int = 20) -> list[Article]:
+        """Articles whose title starts with, then contains, `text` (case-insensitive)."""
+        needle = text.strip().casefold()
+        if not needle:
+            return []
+        starts = [a for a in self.articles if a.title.casefold().startswith(needle)]
+        contains = [a for a in self.articles if needle in a.title.casefold() and a not in starts]
+        return (sorted(starts, key=lambda a: len(a.title)) + contains)[:limit]
+
+    @cached_property
+    def aspect_names(self) -> list[str]:
+        names: dict[str, None] = {}
+        for article in self.articles:
+            names.update(dict.fromkeys(article.aspects))
+        return list(names)
+
+    def label_counts(self, aspect: str) -> Counter:
+        """How many articles carry each label of `aspect`."""
+        return Counter(label for article in self.articles for label in article.labels(aspect))
+
+    def coverage(self, aspect: str) -> float:
+        if not self.articles:
+            return 0.0
+        return sum(1 for a in self.articles if a.labels(aspect)) / len(self.articles)
+
+    @property
+    def link_count(self) -> int:
+        return sum(len(article.links) for article in self.articles)
+
+    @cached_property
+    def content_hash(self) -> str:
+        """Hash of everything a space depends on (ids, titles, texts, order): a cache key."""
+        digest = hashlib.sha256()
+        for article in self.articles:
+            digest.update(json.dumps([article.id, article.title, article.text]).encode())
+            digest.update(b"\n")
+        return digest.hexdigest()[:16]
+
+    def stats(self) -> dict:
+        """Counts a user wants first: articles, links, and per aspect coverage and top labels."""
+        aspects = {}
+        for name in self.aspect_names:
+            counts = self.label_counts(name)
+            aspects[name] = {
+                "coverage": round(self.coverage(name), 4),
+                "articles": sum(1 for a in self.articles if a.labels(name)),
+                "labels": len(counts),
+                "top": counts.most_common(10),
+            }
+        return {
+            "name": self.name,
+            "articles": len(self),
+            "links": self.link_count,
+            "link_kind": self.provenance.links,
+            "source": self.provenance.source,
+            "aspects": aspects,
+        }

