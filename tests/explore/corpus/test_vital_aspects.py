@@ -1,0 +1,222 @@
+"""Aspect labels of the vital corpus: judged sample, quality targets and tricky descriptions."""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from explore.corpus.aspect_quality import (
+    SAMPLE_PATH,
+    aspect_quality_report,
+    labelled_corpus,
+    report_markdown,
+    vital_records,
+)
+from explore.corpus.vital_aspects import aspects_for, century_label
+
+SAMPLE = json.loads(SAMPLE_PATH.read_text(encoding="utf-8"))
+
+
+def person(description: str) -> dict[str, list[str]]:
+    return aspects_for("Someone", description, "People")
+
+
+def place(title: str, description: str) -> dict[str, list[str]]:
+    return aspects_for(title, description, "Geography")
+
+
+@pytest.fixture(scope="module")
+def records():
+    try:
+        return vital_records()
+    except Exception as error:  # the data package is a requirement; say so rather than error
+        pytest.skip(f"vital corpus data unavailable: {error}")
+
+
+# ------------------------------------------------------------ the judged sample
+
+
+@pytest.mark.parametrize("item", SAMPLE["items"], ids=lambda item: item["title"])
+def test_parser_output_is_what_was_judged(item):
+    labels = aspects_for(item["title"], item["description"], item["topic"])
+    labels.pop("topic", None)
+    assert labels == item["labels"], "the parser changed: re-judge this item in the fixture"
+
+
+def test_sample_is_the_seeded_draw(records):
+    import random
+
+    rng = random.Random(SAMPLE["seed"])
+    people = rng.sample([r for r in records if r.get("topic") == "People"], 100)
+    places = rng.sample([r for r in records if r.get("topic") == "Geography"], 50)
+    assert [item["title"] for item in SAMPLE["items"]] == [r["title"] for r in people + places]
+
+
+def test_every_label_has_a_verdict():
+    for item in SAMPLE["items"]:
+        for aspect, verdict in item["verdicts"].items():
+            assert verdict in ("correct", "wrong", "missing", "none")
+            assert (aspect in item["labels"]) == (verdict in ("correct", "wrong")), item["title"]
+            if verdict == "wrong":
+                assert item["corrections"][aspect]
+
+
+# ------------------------------------------------------------ quality targets
+
+
+def test_people_coverage_and_precision_targets(records):
+    report = {q.aspect: q for q in aspect_quality_report(records=records)}
+    for aspect in ("country", "occupation"):
+        assert report[aspect].coverage["people"] >= 0.80, aspect
+        assert report[aspect].precision["people"] >= 0.90, aspect
+        assert report[aspect].judged["people"] >= 80, aspect
+    assert report["place_type"].precision["places"] >= 0.90
+    assert report["country"].precision["places"] >= 0.90
+    assert "| country |" in report_markdown(list(report.values()))
+
+
+def test_labelling_the_whole_corpus_is_fast(records):
+    labelled_corpus(records[:50])  # tables load once, outside the timing
+    started = time.perf_counter()
+    labelled_corpus(records)
+    assert time.perf_counter() - started < 2.0
+
+
+# ------------------------------------------------------------ tricky descriptions
+
+
+def test_topic_is_kept_and_uncategorized_is_no_label():
+    assert aspects_for("X", "", "Arts") == {"topic": ["Arts"]}
+    assert aspects_for("X", "", "Uncategorized") == {}
+
+
+def test_empty_description_gives_only_the_topic():
+    assert person("") == {"topic": ["People"]}
+    assert place("Nowhere", "   ") == {"topic": ["Geography"]}
+
+
+def test_simple_person():
+    labels = person("English novelist (1775–1817)")
+    assert labels["country"] == ["United Kingdom"]
+    assert labels["occupation"] == ["novelist"]
+    assert labels["century"] == ["19th century"]  # floruit min(1775+40, 1817) = 1815
+
+
+@pytest.mark.parametrize(
+    "description, countries",
+    [
+        ("British-American actor (1904–1986)", ["United Kingdom", "United States"]),
+        ("Polish–American mathematician (1901–1983)", ["Poland", "United States"]),
+        ("Soviet-Russian author and dissident (1918–2008)", ["Soviet Union", "Russia"]),
+        ("Austrian and American bodybuilder, actor and politician (born 1947)", ["Austria", "United States"]),
+        ("German-born American inventor (1851–1929)", ["Germany", "United States"]),
+        ("Anglo-Irish Antarctic explorer (1874–1922)", ["United Kingdom", "Ireland"]),
+        ("Flemish artist and diplomat (1577–1640)", ["Belgium"]),
+        ("African-American abolitionist (1822–1913)", ["United States"]),
+        ("South African singer and activist (1932–2008)", ["South Africa"]),
+    ],
+)
+def test_compound_demonyms(description, countries):
+    assert person(description)["country"] == countries
+
+
+def test_several_occupations_are_normalized():
+    labels = person("American singer, songwriter, and musician (1923–1953)")
+    assert labels["occupation"] == ["singer", "songwriter", "musician"]
+    assert person("American theoretical physicist (1918–1988)")["occupation"] == ["physicist"]
+    assert person("American film producer (1905–1976)")["occupation"] == ["producer"]
+    assert person("Japanese Zen buddhist teacher (1200-1253)")["occupation"] == ["religious leader"]
+    assert person("Ancient Sanskrit grammarian") == {"topic": ["People"], "occupation": ["linguist"]}
+
+
+@pytest.mark.parametrize(
+    "description, country, occupation, century",
+    [
+        ("Emperor of Russia from 1894 to 1917", "Russia", "monarch", "20th century"),
+        ("Sultan of the Ottoman Empire from 1876 to 1909", "Ottoman Empire", "monarch", "19th century"),
+        ("Prime Minister of Pakistan (1988–1990; 1993–1996)", "Pakistan", "head of state or government", "20th century"),
+        ("19th King of Goguryeo (r. 391–413)", "South Korea", "monarch", "5th century"),
+        ("Leader of the Soviet Union from 1953 to 1964", "Soviet Union", "head of state or government", "20th century"),
+        ("Mughal emperor from 1658 to 1707", "Mughal Empire", "monarch", "17th century"),
+        ("Roman emperor from AD 54 to 68", "Ancient Rome", "monarch", "1st century"),
+    ],
+)
+def test_rulers_of_x(description, country, occupation, century):
+    labels = person(description)
+    assert labels["country"] == [country]
+    assert labels["occupation"] == [occupation]
+    assert labels["century"] == [century]
+
+
+@pytest.mark.parametrize(
+    "description, century",
+    [
+        ("Ancient Greek philosopher (341–270 BC)", "4th century BC"),  # floruit 301 BC
+        ("Classical Athenian comic playwright (c. 446 – c. 386 BC)", "5th century BC"),
+        ("Pharaoh of Egypt from 1479 to 1458 BC", "15th century BC"),
+        ("King of Magadha from 492 to 460 BCE", "5th century BC"),
+        ("Germanic Cherusci chieftain (18/17 BC – AD 21)", "1st century"),
+        ("5th-century BC Athenian playwright", "5th century BC"),
+        ("8th-century Persian revolutionary", "8th century"),
+        ("Christian bishop and theologian (c. 339 – 397)", "4th century"),
+        ("Cyrenaic presbyter (died 336)", "4th century"),
+    ],
+)
+def test_bc_and_circa_dates(description, century):
+    assert person(description)["century"] == [century]
+
+
+@pytest.mark.parametrize(
+    "description, century",
+    [("American actor (born 1984)", "21st century"), ("Turkish poet (Born: 1948)", "20th century"), ("(c. 339 – 397)", "4th century")],
+)
+def test_born_and_bare_dates(description, century):
+    assert person(description)["century"] == [century]
+
+
+def test_century_labels():
+    assert century_label(1900) == "19th century"
+    assert century_label(1901) == "20th century"
+    assert century_label(-1) == "1st century BC"
+    assert century_label(-212) == "3rd century BC"
+    assert century_label(2024) == "21st century"
+    assert century_label(1112) == "12th century"
+
+
+@pytest.mark.parametrize(
+    "title, description, country, place_type",
+    [
+        ("Timbuktu", "City in Tombouctou Region, Mali", ["Mali"], ["city"]),
+        ("Volga River", "River in Russia; the longest river in Europe", ["Russia"], ["river"]),
+        ("Vientiane", "Capital of Laos", ["Laos"], ["capital", "city"]),
+        ("San Francisco", "City and county in California, US", ["United States"], ["city"]),
+        ("Quanzhou", "Prefecture-level city in Fujian, China", ["China"], ["city"]),
+        ("Fuzhou", "Capital of Fujian", ["China"], ["capital", "city"]),
+        ("Alaska", "U.S. state", ["United States"], ["first-level division"]),
+        ("French Guiana", "Overseas department of France", ["France"], ["first-level division"]),
+        ("Paraguay", "Country in South America", ["Paraguay"], ["country"]),
+        ("Atlanta", "Capital city of Georgia, United States", ["United States"], ["capital", "city"]),
+        ("Euphrates", "River in Turkey, Iraq, and Syria", ["Turkey", "Iraq", "Syria"], ["river"]),
+        ("Tabriz", "City in East Azerbaijan, Iran", ["Iran"], ["city"]),
+    ],
+)
+def test_places_with_subdivisions(title, description, country, place_type):
+    labels = place(title, description)
+    assert labels.get("country") == country
+    assert labels.get("place_type") == place_type
+
+
+def test_continents_and_compass_words_are_not_subdivisions():
+    assert "country" not in place("Andes", "Mountain range in South America")
+    assert "country" not in place("Kashmir", "Region in South Asia")
+
+
+def test_people_outside_the_people_topic_need_dates_occupation_and_country():
+    assert aspects_for("Thomas Edison", "American inventor and businessman (1847–1931)", "Uncategorized")["country"] == [
+        "United States"
+    ]
+    assert "occupation" not in aspects_for(
+        "Investiture Controversy", "Medieval dispute between secular rulers and the papacy (1076–1122)", "History"
+    )
+    assert aspects_for("Psycho", "1960 film directed by Alfred Hitchcock", "Arts") == {"topic": ["Arts"]}
