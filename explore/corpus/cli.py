@@ -8,6 +8,7 @@ from pathlib import Path
 from explore.corpus.jsonl_import import import_jsonl
 from explore.corpus.registry import corpus_path, list_corpora, open_corpus, store_corpus
 from explore.corpus.vital import build_vital_corpus
+from explore.corpus.wikidata.cli import register_build
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,6 +18,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build = commands.add_parser("build", help="build a corpus from a source")
     sources = build.add_subparsers(dest="source", required=True)
     sources.add_parser("vital", help="the embedded vital-articles corpus").set_defaults(func=_build_vital)
+    register_build(sources)
 
     imp = commands.add_parser("import", help="import a JSONL corpus (one article per line)")
     imp.add_argument("file", type=Path)

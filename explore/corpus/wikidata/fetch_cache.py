@@ -1,0 +1,84 @@
+"""On-disk cache of fetched responses, one JSON file per request, so a killed build resumes
+without fetching anything twice. Files are written atomically: a kill leaves old or new, never half."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from explore.settings import data_home
+
+
+def wikidata_cache_dir(key: str) -> Path:
+    return data_home() / "cache" / "wikidata" / key
+
+
+@dataclass
+class FetchCounts:
+    fetched: int = 0
+    cached: int = 0
+
+
+class FetchCache:
+    """`fetch(request, load)`: the stored response for `request`, else `load()` stored first.
+
+    `request` is any JSON-able description of the request (service, parameters); its hash
+    names the file. Only responses that `load` returned (validated) are stored, so a failure
+    never poisons the cache.
+    """
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+        self.counts = FetchCounts()
+
+    def path_for(self, request: Any) -> Path:
+        digest = hashlib.sha256(json.dumps(request, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        return self.directory / digest[:2] / f"{digest}.json"
+
+    def fetch(self, request: Any, load: Callable[[], Any]) -> Any:
+        path = self.path_for(request)
+        stored = self._read(path)
+        if stored is not None:
+            self.counts.cached += 1
+            return stored["response"]
+        response = load()
+        self._write(path, {"request": request, "response": response})
+        self.counts.fetched += 1
+        return response
+
+    @staticmethod
+    def _read(path: Path) -> dict | None:
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None  # absent, or unreadable after outside damage: fetch again
+        return stored if isinstance(stored, dict) and "response" in stored else None
+
+    @staticmethod
+    def _write(path: Path, record: dict) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, staging = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(record, out, ensure_ascii=False)
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(staging, path)
+        except BaseException:
+            Path(staging).unlink(missing_ok=True)
+            raise
+
+
+class NoCache(FetchCache):
+    """Same interface, stores nothing: for one-off calls and tests of the clients alone."""
+
+    def __init__(self):
+        super().__init__(Path(os.devnull))
+
+    def fetch(self, request: Any, load: Callable[[], Any]) -> Any:
+        self.counts.fetched += 1
+        return load()

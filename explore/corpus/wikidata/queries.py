@@ -1,0 +1,137 @@
+"""The SPARQL a recipe needs, written for any SPARQL 1.1 server holding Wikidata-shaped RDF:
+labels through rdfs:label (not Wikidata's label SERVICE), sitelinks through schema:about/isPartOf."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from explore.corpus.wikidata.recipes import Recipe
+from explore.corpus.wikidata.sparql import Row
+
+ENTITY_PREFIX = "http://www.wikidata.org/entity/"
+
+PREFIXES = """PREFIX wd: <http://www.wikidata.org/entity/>
+PREFIX wdt: <http://www.wikidata.org/prop/direct/>
+PREFIX schema: <http://schema.org/>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+"""
+
+
+@dataclass(frozen=True)
+class ClassMember:
+    """An item of the recipe's class; `title`/`url` are empty when it has no article in the language."""
+
+    qid: str
+    title: str = ""
+    url: str = ""
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class NoiseCheck:
+    qid: str
+    in_class: bool
+    description: str = ""
+
+
+def wikipedia_site(language: str) -> str:
+    """The schema:isPartOf object of a Wikipedia sitelink."""
+    return f"https://{language}.wikipedia.org/"
+
+
+def _class_pattern(recipe: Recipe) -> str:
+    path = "wdt:P31/wdt:P279*" if recipe.subclasses else "wdt:P31"
+    return f"?item {path} wd:{recipe.class_qid} ."
+
+
+def _values(qids: list[str]) -> str:
+    return " ".join(f"wd:{qid}" for qid in qids)
+
+
+def _lang(language: str) -> str:
+    return f'"{language}"'
+
+
+def members_page_query(recipe: Recipe, page_size: int, offset: int) -> str:
+    """One page of class items (the inner query pages over items, not rows), each with its
+    article and description when it has them."""
+    return PREFIXES + f"""SELECT ?item ?article ?title ?description WHERE {{
+  {{ SELECT DISTINCT ?item WHERE {{ {_class_pattern(recipe)} }} LIMIT {page_size} OFFSET {offset} }}
+  OPTIONAL {{ ?article schema:about ?item ; schema:isPartOf <{wikipedia_site(recipe.language)}> ;
+                       schema:name ?title . }}
+  OPTIONAL {{ ?item schema:description ?description . FILTER(LANG(?description) = {_lang(recipe.language)}) }}
+}}"""
+
+
+def aspect_values_query(recipe: Recipe, qids: list[str]) -> str:
+    """Values of the recipe's properties for a batch of items, with their labels when they have one."""
+    branches = " UNION ".join(
+        f'{{ ?item wdt:{pid} ?value . BIND("{pid}" AS ?property) }}' for pid in recipe.aspects
+    )
+    return PREFIXES + f"""SELECT ?item ?property ?value ?valueLabel WHERE {{
+  VALUES ?item {{ {_values(qids)} }}
+  {branches}
+  OPTIONAL {{ ?value rdfs:label ?valueLabel . FILTER(LANG(?valueLabel) = {_lang(recipe.language)}) }}
+}}"""
+
+
+def noise_check_query(recipe: Recipe, qids: list[str]) -> str:
+    """For candidate noise items: are they in the class (they must not be), and their description."""
+    return PREFIXES + f"""SELECT ?item ?description ?member WHERE {{
+  VALUES ?item {{ {_values(qids)} }}
+  OPTIONAL {{ ?item schema:description ?description . FILTER(LANG(?description) = {_lang(recipe.language)}) }}
+  BIND(EXISTS {{ {_class_pattern(recipe)} }} AS ?member)
+}}"""
+
+
+def qid_of(term: dict | None) -> str:
+    value = (term or {}).get("value", "")
+    return value[len(ENTITY_PREFIX):] if value.startswith(ENTITY_PREFIX) else value
+
+
+def _text(row: Row, name: str) -> str:
+    return row.get(name, {}).get("value", "")
+
+
+def parse_members(rows: list[Row]) -> list[ClassMember]:
+    """One member per item, in ascending QID order so pages read the same from any server."""
+    members: dict[str, ClassMember] = {}
+    for row in rows:
+        qid = qid_of(row.get("item"))
+        if not qid:
+            continue
+        seen = members.get(qid)
+        if seen is None or (not seen.title and _text(row, "title")):
+            members[qid] = ClassMember(qid, _text(row, "title"), _text(row, "article"), _text(row, "description"))
+    return sorted(members.values(), key=lambda member: _qid_number(member.qid))
+
+
+def parse_aspect_values(recipe: Recipe, rows: list[Row]) -> dict[str, dict[str, tuple[str, ...]]]:
+    """{qid: {aspect: labels}}; a value without a label in the language is named by its QID."""
+    collected: dict[str, dict[str, set[str]]] = {}
+    for row in rows:
+        qid, pid = qid_of(row.get("item")), _text(row, "property")
+        if pid not in recipe.aspects or "value" not in row:
+            continue
+        label = _text(row, "valueLabel") or qid_of(row["value"])
+        if label:
+            collected.setdefault(qid, {}).setdefault(recipe.aspects[pid], set()).add(label)
+    return {
+        qid: {aspect: tuple(sorted(labels)) for aspect, labels in by_aspect.items()}
+        for qid, by_aspect in collected.items()
+    }
+
+
+def parse_noise_checks(rows: list[Row]) -> dict[str, NoiseCheck]:
+    checks: dict[str, NoiseCheck] = {}
+    for row in rows:
+        qid = qid_of(row.get("item"))
+        member = _text(row, "member").lower() in ("true", "1")
+        previous = checks.get(qid)
+        checks[qid] = NoiseCheck(qid, member or bool(previous and previous.in_class),
+                                 _text(row, "description") or (previous.description if previous else ""))
+    return checks
+
+
+def _qid_number(qid: str) -> tuple[int, str]:
+    digits = qid[1:]
+    return (int(digits), qid) if digits.isdigit() else (0, qid)
