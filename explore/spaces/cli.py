@@ -1,0 +1,70 @@
+"""`python -m explore spaces list|build`."""
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    spaces = subparsers.add_parser("spaces", help="list and build embedding spaces")
+    commands = spaces.add_subparsers(dest="spaces_command", required=True)
+
+    listing = commands.add_parser("list", help="the spaces of a corpus and where each comes from")
+    listing.add_argument("--corpus", default="vital")
+    listing.set_defaults(func=_list)
+
+    build = commands.add_parser("build", help="build (or verify) a space; --ship copies it into assets/")
+    build.add_argument("--corpus", default="vital")
+    build.add_argument("--name", default="generic", help="space name (an aspect space is named after its aspect)")
+    build.add_argument("--kind", choices=["generic", "aspect", "union", "intersection"],
+                       help="default: generic for 'generic', else aspect")
+    build.add_argument("--encoder", help="encoder spec: minilm | mpnet | dir:/path | a head directory")
+    build.add_argument("--aspects", default="", help="comma-separated aspects a union/intersection space combines")
+    build.add_argument("--force", action="store_true", help="re-encode even if a valid space is stored")
+    build.add_argument("--ship", action="store_true", help="also write it under assets/spaces/<corpus>/ (fp16)")
+    build.set_defaults(func=_build)
+
+
+def _list(args) -> int:
+    from explore.corpus import open_corpus
+    from explore.spaces import SpaceUnusable, spaces_for
+    from explore.spaces.store import read_manifest
+
+    registry = spaces_for(open_corpus(args.corpus))
+    for name in registry.names():
+        rows = []
+        for where, directory in (("home", registry.home / name), ("shipped", registry.shipped / name)):
+            try:
+                manifest = read_manifest(directory)
+            except SpaceUnusable:
+                continue
+            shape = "x".join(map(str, manifest["embeddings"]["shape"]))
+            fresh = "current" if manifest["corpus_hash"] == registry.corpus.content_hash else "stale corpus"
+            rows.append(f"{where}: {manifest['kind']}, encoder {manifest['encoder']}, {shape}, {fresh}")
+        print(f"{name:<14} " + ("; ".join(rows) if rows else "default, not built yet (built on first use)"))
+    return 0
+
+
+def _build(args) -> int:
+    from explore.corpus import open_corpus
+    from explore.spaces import SpaceDefinition, spaces_for
+    from explore.spaces.registry import DEFAULT_SPACES
+
+    registry = spaces_for(open_corpus(args.corpus))
+    start = time.perf_counter()
+    if args.encoder or args.force or args.name not in registry.names():
+        known = DEFAULT_SPACES.get(args.name)
+        kind = args.kind or (known.kind if known else "aspect")
+        encoder = args.encoder or (known.encoder if known else registry.definition(args.name).encoder)
+        aspects = tuple(a.strip() for a in args.aspects.split(",") if a.strip())
+        space = registry.build(SpaceDefinition(args.name, kind, encoder, aspects))
+    else:
+        space = registry.open(args.name)
+    seconds = time.perf_counter() - start
+    print(f"{space.name}: {space.kind}, encoder {space.encoder} ({space.precision_}), "
+          f"{len(space)} x {space.dim}, ready in {seconds:.1f} s -> {space.directory_}")
+    if args.ship:
+        path = registry.ship(args.name)
+        size = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+        print(f"shipped -> {path} ({size / 1e6:.1f} MB)")
+    return 0

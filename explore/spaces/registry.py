@@ -1,0 +1,189 @@
+"""Which spaces a corpus has, and opening them: the data home first, then the shipped assets;
+a space that is stale or damaged in both is rebuilt into the data home (logged, with a progress bar).
+
+Layout: `<root>/<corpus>/<space>/{manifest.json, embeddings.npy}` under `$ASPECTNAV_HOME/spaces`
+(built) and `assets/spaces` (shipped); indexes are cached in `$ASPECTNAV_HOME/spaces/<corpus>/.indexes/`
+named by the embeddings' sha256, so an index can never belong to other embeddings.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from explore.corpus.model import Corpus
+from explore.errors import AspectNavError, UnknownSpaceError
+from explore.settings import ASSETS_DIR, spaces_dir
+from explore.spaces.space import Space
+from explore.spaces.store import MANIFEST_FILE, SpaceUnusable, load_space, read_manifest, save_space
+from explore.spaces.vector_index import EF_CONSTRUCTION, HNSW_M
+
+log = logging.getLogger(__name__)
+
+SHIPPED_SPACES_DIR = ASSETS_DIR / "spaces"
+SHIPPED_BUDGET_BYTES = 40_000_000
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+@dataclass(frozen=True)
+class SpaceDefinition:
+    """What a space is made of: enough to (re)build it."""
+
+    name: str
+    kind: str
+    encoder: str
+    aspects: tuple[str, ...] = ()
+    base_dir: Path | None = None  # relative encoder specs resolve here
+
+
+# Every corpus gets these, even with nothing stored: the first use builds them.
+DEFAULT_SPACES = {"generic": SpaceDefinition("generic", "generic", "minilm")}
+
+
+class SpaceRegistry:
+    """The spaces of one corpus. `open(name)` returns a verified space (rebuilding if it must)."""
+
+    def __init__(self, corpus: Corpus, home: Path | None = None, shipped: Path | None = None, progress: bool = True):
+        self.corpus = corpus
+        self.home = Path(home) if home is not None else spaces_dir() / corpus.name
+        self.shipped = Path(shipped) if shipped is not None else SHIPPED_SPACES_DIR / corpus.name
+        self.progress = progress
+        self._open: dict[str, Space] = {}
+
+    def names(self) -> list[str]:
+        stored = {p.parent.name for root in (self.home, self.shipped) if root.is_dir()
+                  for p in root.glob(f"*/{MANIFEST_FILE}") if not p.parent.name.startswith(".")}
+        return sorted(stored | set(DEFAULT_SPACES), key=lambda n: (n != "generic", n))
+
+    def open(self, name: str) -> Space:
+        if name in self._open:
+            return self._open[name]
+        if name not in self.names():
+            raise UnknownSpaceError(f"Corpus {self.corpus.name!r} has no space {name!r}. "
+                                    f"Spaces: {', '.join(self.names())}.")
+        reasons = []
+        for where, directory in (("data home", self.home / name), ("shipped assets", self.shipped / name)):
+            if not (directory / MANIFEST_FILE).exists():
+                continue
+            try:
+                space = load_space(directory, self.corpus)
+            except SpaceUnusable as exc:
+                reasons.append(f"{where}: {exc.reason}")
+                continue
+            return self._remember(space, read_manifest(directory)["embeddings"]["sha256"])
+        definition = self.definition(name)
+        if reasons:
+            log.warning("Space %r of corpus %r: %s. Rebuilding it (%d articles).", name, self.corpus.name,
+                        "; ".join(reasons), len(self.corpus))
+        else:
+            log.warning("Space %r of corpus %r is not built yet: building it (%d articles).", name,
+                        self.corpus.name, len(self.corpus))
+        return self.build(definition)
+
+    def open_all(self) -> dict[str, Space]:
+        """Every space that can be opened; one that cannot is logged and left out."""
+        spaces = {}
+        for name in self.names():
+            try:
+                spaces[name] = self.open(name)
+            except AspectNavError as exc:
+                log.warning("Space %r left out: %s", name, exc)
+        return spaces
+
+    def definition(self, name: str) -> SpaceDefinition:
+        """How to (re)build `name`: from the first readable manifest, else the defaults."""
+        for directory in (self.home / name, self.shipped / name):
+            try:
+                manifest = read_manifest(directory)
+            except SpaceUnusable:
+                continue
+            return SpaceDefinition(name, manifest["kind"], manifest["encoder"], tuple(manifest.get("aspects") or ()),
+                                   base_dir=directory)
+        if name in DEFAULT_SPACES:
+            return DEFAULT_SPACES[name]
+        raise UnknownSpaceError(f"Space {name!r} of corpus {self.corpus.name!r} has no readable manifest to rebuild "
+                                f"from; build it with `python -m explore spaces build --name {name} --encoder ...`.")
+
+    def build(self, definition: SpaceDefinition) -> Space:
+        """Encode the corpus into a new space and save it in the data home."""
+        from explore.encoders import HeadEncoder, load_encoder
+
+        check_space_name(definition.name)
+        encoder = load_encoder(definition.encoder, base_dir=definition.base_dir)
+        space = Space(definition.name, definition.kind, str(encoder.spec), definition.aspects)
+        base = self._base_embeddings(encoder.base, definition.name) if isinstance(encoder, HeadEncoder) else None
+        space.fit(self.corpus, encoder, base_embeddings=base, progress=self.progress)
+        directory = save_space(space, self.home / definition.name)
+        space.directory_ = directory
+        self._open.pop(definition.name, None)
+        space = self._remember(space, read_manifest(directory)["embeddings"]["sha256"])
+        space.index  # noqa: B018 - build and cache it now (seconds), not on the first query
+        return space
+
+    def ship(self, name: str) -> Path:
+        """Copy a verified space into the shipped assets (a head encoder travels with it)."""
+        from explore.encoders import EncoderSpec
+
+        space = self.open(name)
+        spec = EncoderSpec.parse(space.encoder, space.directory_)
+        head = spec.path if spec.kind == "head" else None
+        if spec.kind == "directory":
+            log.warning("Space %r uses a local model directory %s: users need it at the same path.", name, spec.path)
+        directory = save_space(space, self.shipped / name, encoder_spec="encoder" if head else str(spec),
+                               encoder_dir=head)
+        total = sum(p.stat().st_size for p in self.shipped.parent.rglob("*") if p.is_file())
+        if total > SHIPPED_BUDGET_BYTES:
+            log.warning("Shipped spaces now take %.1f MB, over the %.0f MB budget.", total / 1e6,
+                        SHIPPED_BUDGET_BYTES / 1e6)
+        return directory
+
+    def _base_embeddings(self, base_encoder, head_name: str):
+        """A stored space encoded by `base_encoder` (usually generic): a head then only projects it."""
+        for name in self.names():
+            if name == head_name:
+                continue
+            try:
+                if self._stored_manifest(name).get("encoder_fingerprint") != base_encoder.fingerprint:
+                    continue
+                return self.open(name).embeddings_
+            except (SpaceUnusable, AspectNavError):
+                continue
+        return None
+
+    def _stored_manifest(self, name: str) -> dict:
+        for directory in (self.home / name, self.shipped / name):
+            if (directory / MANIFEST_FILE).exists():
+                return read_manifest(directory)
+        if name in DEFAULT_SPACES:  # not built yet: building it is what the head needs anyway
+            from explore.encoders import load_encoder
+
+            return {"encoder_fingerprint": load_encoder(DEFAULT_SPACES[name].encoder).fingerprint}
+        return {}
+
+    def _remember(self, space: Space, embeddings_sha256: str) -> Space:
+        space.index_path_ = index_path(self.home, space.name, embeddings_sha256)
+        mine = re.compile(rf"{re.escape(space.name)}-[0-9a-f]{{16}}-M\d+-efc\d+\.hnsw(\.sha256)?")
+        for old in space.index_path_.parent.glob(f"{space.name}-*.hnsw*"):
+            if mine.fullmatch(old.name) and not old.name.startswith(space.index_path_.name):
+                old.unlink(missing_ok=True)  # the index of earlier embeddings of this space
+        self._open[space.name] = space
+        return space
+
+
+def index_path(home: Path, name: str, embeddings_sha256: str) -> Path:
+    return home / ".indexes" / f"{name}-{embeddings_sha256[:16]}-M{HNSW_M}-efc{EF_CONSTRUCTION}.hnsw"
+
+
+def check_space_name(name: str) -> str:
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise AspectNavError(f"Invalid space name {name!r}: use 1-64 letters, digits, '.', '_' or '-'.")
+    return name
+
+
+def spaces_for(corpus: Corpus, progress: bool = True) -> SpaceRegistry:
+    return SpaceRegistry(corpus, progress=progress)
+
+
+def open_space(corpus: Corpus, name: str = "generic") -> Space:
+    return spaces_for(corpus).open(name)

@@ -1,0 +1,119 @@
+"""A space: one encoder's view of a corpus — embeddings (row = Corpus.position) and a cosine index."""
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from explore.corpus.model import Corpus
+from explore.errors import AspectNavError
+from explore.spaces.article_text import TEXT_RECIPE, article_text
+from explore.spaces.vector_index import EF_SEARCH, EXACT_ABOVE, VectorIndex, exact_query
+
+SPACE_KINDS = ("generic", "aspect", "union", "intersection")
+
+
+class Space:
+    """sklearn-style: `Space(name, kind, encoder)` stores parameters; `fit(corpus)` encodes it;
+    `nearest` / `similarities` query it. Saved and verified by explore/spaces/store.py."""
+
+    def __init__(self, name: str, kind: str = "generic", encoder: str = "minilm", aspects: tuple[str, ...] = ()):
+        if kind not in SPACE_KINDS:
+            raise AspectNavError(f"Unknown space kind {kind!r}; use one of {', '.join(SPACE_KINDS)}.")
+        self.name = name
+        self.kind = kind
+        self.encoder = str(encoder)
+        self.aspects = tuple(aspects) or ((name,) if kind == "aspect" else ())
+        self.directory_: Path | None = None  # where it was loaded from; relative encoder specs resolve there
+        self.index_path_: Path | None = None  # where its index is cached (set by the registry)
+
+    def __repr__(self) -> str:
+        shape = getattr(self, "embeddings_", np.zeros((0, 0))).shape
+        return f"Space({self.name!r}, kind={self.kind!r}, encoder={self.encoder!r}, shape={shape})"
+
+    def fit(self, corpus: Corpus, encoder=None, base_embeddings: np.ndarray | None = None,
+            progress: bool = True) -> "Space":
+        """Encode every article. A head encoder given `base_embeddings` (its base encoder's vectors
+        of this corpus) only projects them: milliseconds instead of minutes."""
+        from explore.encoders import HeadEncoder
+
+        encoder = encoder if encoder is not None else self.load_encoder()
+        start = time.perf_counter()
+        if base_embeddings is not None and isinstance(encoder, HeadEncoder):
+            embeddings = encoder.project(base_embeddings)
+        else:
+            embeddings = encoder.encode([article_text(a) for a in corpus], progress=progress)
+        return self._set_state(
+            embeddings=embeddings, corpus_name=corpus.name, corpus_hash=corpus.content_hash,
+            encoder_fingerprint=encoder.fingerprint, precision=_precision_name(encoder),
+            created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            encode_seconds=round(time.perf_counter() - start, 2), text_recipe=TEXT_RECIPE,
+        )
+
+    def _set_state(self, embeddings: np.ndarray, corpus_name: str, corpus_hash: str, encoder_fingerprint: str,
+                   precision: str, created: str, encode_seconds: float, text_recipe: str) -> "Space":
+        self.embeddings_ = np.ascontiguousarray(embeddings, dtype=np.float32)
+        self.corpus_name_ = corpus_name
+        self.corpus_hash_ = corpus_hash
+        self.encoder_fingerprint_ = encoder_fingerprint
+        self.precision_ = precision
+        self.created_ = created
+        self.encode_seconds_ = encode_seconds
+        self.text_recipe_ = text_recipe
+        self._index = None
+        return self
+
+    @property
+    def dim(self) -> int:
+        return self.embeddings_.shape[1]
+
+    def __len__(self) -> int:
+        return len(self.embeddings_)
+
+    def load_encoder(self):
+        """The encoder object (cheap; the model itself loads on the first `encode`)."""
+        from explore.encoders import load_encoder
+
+        return load_encoder(self.encoder, base_dir=self.directory_)
+
+    def encoder_available(self) -> bool:
+        try:
+            self.load_encoder()
+        except AspectNavError:
+            return False
+        return True
+
+    @property
+    def index(self) -> VectorIndex:
+        """The hnswlib index: loaded from its cache when there is a valid one, else built (and cached)."""
+        if self._index is None:
+            index = None
+            if self.index_path_ is not None:
+                index = VectorIndex.load(self.index_path_, self.dim, len(self))
+            if index is None:
+                index = VectorIndex().fit(self.embeddings_)
+                if self.index_path_ is not None:
+                    try:
+                        index.save(self.index_path_)
+                    except OSError:
+                        pass  # a read-only home only costs the rebuild next time
+            self._index = index
+        return self._index
+
+    def nearest(self, vector: np.ndarray, k: int, ef: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Rows and cosine scores of the k rows nearest `vector`, best first."""
+        if k > EXACT_ABOVE or k > len(self) // 2:
+            return exact_query(self.embeddings_, vector, k)
+        return self.index.query(vector, k, ef=max(ef or EF_SEARCH, k))
+
+    def similarities(self, vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Exact cosine of `vector` with the given rows."""
+        return self.embeddings_[rows] @ np.asarray(vector, dtype=np.float32)
+
+
+def _precision_name(encoder) -> str:
+    base = getattr(encoder, "base", encoder)
+    dtype = base.__dict__.get("autocast_dtype")  # only known once the model ran
+    return {None: "fp32", "torch.bfloat16": "bf16", "torch.float16": "fp16"}.get(dtype and str(dtype), str(dtype))

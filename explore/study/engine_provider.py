@@ -1,0 +1,31 @@
+"""Candidates from the real engine: explore.neighbours.Neighbourhood behind CandidateProvider."""
+from __future__ import annotations
+
+from explore.corpus.model import Corpus
+from explore.study.definition import Source
+
+
+class EngineProvider:
+    """Asks the engine for each source's top k; the engine's kinds and space names bound what a
+    study file may name (checked on load by `check_study`)."""
+
+    def __init__(self, neighbourhood):
+        self.neighbourhood = neighbourhood
+
+    def known_spaces(self) -> list[str]:
+        return list(self.neighbourhood.spaces)
+
+    def known_kinds(self) -> list[str]:
+        return self.neighbourhood.available_kinds()
+
+    def propose(self, seed_id: str, source: Source, k: int) -> list[str]:
+        seed = self.neighbourhood.corpus[seed_id]  # an Article: never re-resolved as a title
+        weights = dict(source.weights) or None
+        return [n.id for n in self.neighbourhood.neighbours(seed, source.kind, k, weights)]
+
+
+def engine_provider(corpus: Corpus) -> EngineProvider:
+    """Every space of `corpus`, opened (and built on first use) by the engine."""
+    from explore.neighbours import Neighbourhood
+
+    return EngineProvider(Neighbourhood.open(corpus, progress=False))

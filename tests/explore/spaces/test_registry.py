@@ -1,0 +1,124 @@
+import json
+import logging
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from explore.encoders import save_head
+from explore.encoders.encoder import TransformerEncoder
+from explore.errors import UnknownSpaceError
+from explore.spaces import SpaceDefinition, SpaceRegistry
+from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE
+from tests.explore.aspect_fixtures import ARTICLES, aspect_corpus
+
+
+@pytest.fixture
+def registry(tmp_path, minilm):
+    return SpaceRegistry(aspect_corpus(), home=tmp_path / "home", shipped=tmp_path / "shipped", progress=False)
+
+
+@pytest.fixture
+def count_encodes(monkeypatch):
+    calls = []
+    original = TransformerEncoder.encode
+
+    def counting(self, texts, *args, **kwargs):
+        calls.append(len(texts))
+        return original(self, texts, *args, **kwargs)
+
+    monkeypatch.setattr(TransformerEncoder, "encode", counting)
+    return calls
+
+
+def _again(registry):
+    return SpaceRegistry(registry.corpus, home=registry.home, shipped=registry.shipped, progress=False)
+
+
+def test_default_space_is_built_once_then_loaded_from_the_cache(registry, count_encodes):
+    assert registry.names() == ["generic"]
+    first = registry.open("generic")
+    assert count_encodes == [12] and (registry.home / "generic" / MANIFEST_FILE).exists()
+    second = _again(registry).open("generic")
+    assert count_encodes == [12]
+    np.testing.assert_allclose(second.embeddings_, first.embeddings_, atol=2e-3)
+    assert second.index_path_ == first.index_path_
+
+
+def test_stale_space_is_rebuilt_and_the_reason_logged(registry, count_encodes, caplog):
+    registry.open("generic")
+    edited = [replace(ARTICLES[0], text="Changed lead.")] + ARTICLES[1:]
+    fresh = SpaceRegistry(aspect_corpus(articles=edited), home=registry.home, shipped=registry.shipped, progress=False)
+    with caplog.at_level(logging.WARNING):
+        space = fresh.open("generic")
+    assert "corpus hash" in caplog.text and count_encodes == [12, 12]
+    assert space.corpus_hash_ == fresh.corpus.content_hash
+
+
+def test_corrupt_space_is_rebuilt_never_a_crash(registry, count_encodes, caplog):
+    registry.open("generic")
+    path = registry.home / "generic" / EMBEDDINGS_FILE
+    data = bytearray(path.read_bytes())
+    data[-7] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with caplog.at_level(logging.WARNING):
+        _again(registry).open("generic")
+    assert "sha256" in caplog.text and count_encodes == [12, 12]
+    _again(registry).open("generic")  # the rebuilt copy is good
+    assert count_encodes == [12, 12]
+
+
+def test_damaged_index_cache_is_rebuilt(registry):
+    space = registry.open("generic")
+    space.nearest(space.embeddings_[0], 3)
+    space.index_path_.write_bytes(b"garbage")
+    again = _again(registry).open("generic")
+    assert again.nearest(again.embeddings_[0], 1)[0][0] == 0
+
+
+def test_shipped_space_is_used_without_encoding_and_rebuilt_when_damaged(registry, count_encodes, caplog):
+    registry.open("generic")
+    shipped = registry.ship("generic")
+    for f in (registry.home / "generic").iterdir():
+        f.unlink()
+    (registry.home / "generic").rmdir()
+    _again(registry).open("generic")
+    assert count_encodes == [12]
+    (shipped / EMBEDDINGS_FILE).write_bytes((shipped / EMBEDDINGS_FILE).read_bytes()[:-100])
+    with caplog.at_level(logging.WARNING):
+        space = _again(registry).open("generic")
+    assert "shipped assets" in caplog.text and count_encodes == [12, 12]
+    assert space.directory_ == registry.home / "generic"
+
+
+def test_head_space_projects_the_generic_vectors_without_encoding(registry, count_encodes, tmp_path):
+    generic = registry.open("generic")
+    weight = np.random.default_rng(0).normal(size=(8, 384))
+    save_head(tmp_path / "occupation-head", [weight], [None], ["identity"], base_encoder="minilm")
+    space = registry.build(SpaceDefinition("occupation", "aspect", str(tmp_path / "occupation-head")))
+    assert count_encodes == [12] and space.dim == 8 and space.aspects == ("occupation",)
+    expected = generic.embeddings_ @ weight.T
+    expected /= np.linalg.norm(expected, axis=1, keepdims=True)
+    np.testing.assert_allclose(space.embeddings_, expected, atol=1e-5)
+    assert _again(registry).names() == ["generic", "occupation"]
+    # Shipping copies the head in, so the asset does not depend on the trainer's folder.
+    shipped = registry.ship("occupation")
+    assert json.loads((shipped / MANIFEST_FILE).read_text())["encoder"] == "encoder"
+    assert (shipped / "encoder" / "head.json").exists()
+
+
+def test_unknown_space_lists_the_existing_ones(registry):
+    with pytest.raises(UnknownSpaceError, match="no space 'country'.*Spaces: generic"):
+        registry.open("country")
+
+
+def test_rebuilding_drops_the_old_index_but_not_other_spaces(registry):
+    first = registry.open("generic")
+    neighbour_file = first.index_path_.with_name(first.index_path_.name.replace("generic-", "generic-mpnet-"))
+    neighbour_file.write_bytes(b"another space's index")
+    path = registry.home / "generic" / EMBEDDINGS_FILE
+    path.write_bytes(path.read_bytes()[:-1])
+    rebuilt = _again(registry).open("generic")
+    assert rebuilt.index_path_.exists() and neighbour_file.exists()
+    if rebuilt.index_path_ != first.index_path_:
+        assert not first.index_path_.exists()

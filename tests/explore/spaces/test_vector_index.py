@@ -1,0 +1,41 @@
+import numpy as np
+
+from explore.spaces.vector_index import VectorIndex, exact_query
+
+
+def _unit(n, d, seed=0):
+    x = np.random.default_rng(seed).normal(size=(n, d)).astype(np.float32)
+    return x / np.linalg.norm(x, axis=1, keepdims=True)
+
+
+def test_hnsw_matches_exact_search_and_scores_are_cosines():
+    data, queries = _unit(2000, 32), _unit(50, 32, seed=1)
+    index = VectorIndex().fit(data)
+    hits = 0
+    for q in queries:
+        rows, scores = index.query(q, 10)
+        exact_rows, exact_scores = exact_query(data, q, 10)
+        hits += len(set(rows) & set(exact_rows))
+        np.testing.assert_allclose(scores, data[rows] @ q, atol=1e-5)
+        assert list(scores) == sorted(scores, reverse=True)
+    assert hits / (10 * len(queries)) >= 0.99
+
+
+def test_k_beyond_the_size_returns_everything_once():
+    data = _unit(5, 8)
+    rows, _ = exact_query(data, data[0], 50)
+    assert sorted(rows) == list(range(5))
+    rows, _ = VectorIndex().fit(data).query(data[0], 5)
+    assert sorted(rows) == list(range(5))
+
+
+def test_saved_index_reloads_and_a_damaged_one_is_refused(tmp_path):
+    data = _unit(300, 16)
+    path = tmp_path / "i.hnsw"
+    VectorIndex().fit(data).save(path)
+    loaded = VectorIndex.load(path, dim=16, size=300)
+    assert loaded is not None and loaded.query(data[3], 1)[0][0] == 3
+    assert VectorIndex.load(path, dim=16, size=301) is None
+    path.write_bytes(path.read_bytes()[:1000])  # truncated: must never reach hnswlib
+    assert VectorIndex.load(path, dim=16, size=300) is None
+    assert VectorIndex.load(tmp_path / "missing.hnsw", dim=16, size=300) is None

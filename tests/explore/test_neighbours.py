@@ -1,0 +1,179 @@
+import numpy as np
+import pytest
+
+from explore.errors import (AmbiguousTitleError, AspectNavError, InvalidQueryError, UnknownArticleError,
+                            UnknownSpaceError)
+from explore.neighbours import Neighbourhood, parse_weights
+from explore.spaces import Space
+from tests.explore.aspect_fixtures import aspect_corpus
+
+
+class LabelEncoder:
+    """Multi-hot vectors of one aspect's labels: an 'ideal' aspect space with known geometry."""
+
+    def __init__(self, corpus, aspects):
+        labels = sorted({label for a in corpus for name in aspects for label in a.labels(name)})
+        self.by_text = {}
+        for i, article in enumerate(corpus):
+            v = np.array([any(label in article.labels(n) for n in aspects) for label in labels], dtype=np.float32)
+            v = np.concatenate([v, np.eye(len(corpus), dtype=np.float32)[i] * 0.1])  # distinct, never all-zero
+            self.by_text[article.title + ". " + article.text] = v / np.linalg.norm(v)
+        self.fingerprint = "labels-" + "-".join(aspects)
+
+    def encode(self, texts, progress=True, **kwargs):
+        return np.stack([self.by_text[t] for t in texts])
+
+
+@pytest.fixture(scope="module")
+def engine(minilm):
+    corpus = aspect_corpus()
+    spaces = [Space("generic", "generic", "minilm").fit(corpus, minilm, progress=False)]
+    for aspect in ("occupation", "country"):
+        space = Space(aspect, "aspect", "not-installed")
+        spaces.append(space.fit(corpus, LabelEncoder(corpus, [aspect]), progress=False))
+    spaces.append(Space("union", "union", "not-installed", ("occupation", "country"))
+                  .fit(corpus, LabelEncoder(corpus, ["occupation", "country"]), progress=False))
+    return Neighbourhood(corpus, spaces)
+
+
+def ids(neighbours):
+    return [n.id for n in neighbours]
+
+
+def test_available_kinds(engine):
+    assert engine.available_kinds() == ["links", "generic", "aspect:occupation", "aspect:country", "union", "blend"]
+
+
+def test_generic_neighbours_exclude_the_seed_and_rank_by_score(engine):
+    result = engine.neighbours("Marie Curie", "generic", k=5)
+    assert len(result) == 5 and "curie" not in ids(result)
+    assert [n.score for n in result] == sorted((n.score for n in result), reverse=True)
+    assert "pierre" in ids(result)[:3]
+    assert ids(engine.neighbours("curie", "generic", 5)) == ids(result)  # by id
+    assert ids(engine.neighbours(engine.corpus["curie"], "generic", 5)) == ids(result)  # by Article
+
+
+@pytest.mark.parametrize("kind", ["generic", "aspect:occupation", "union", "links"])
+def test_k_beyond_the_corpus_returns_each_other_article_once(engine, kind):
+    result = engine.neighbours("Marie Curie", kind, k=1000)
+    assert "curie" not in ids(result) and len(ids(result)) == len(set(ids(result)))
+    if kind != "links":
+        assert len(result) == len(engine.corpus) - 1
+
+
+def test_links_keep_order_drop_duplicates_missing_ids_and_the_seed(engine):
+    result = engine.neighbours("Marie Curie", "links")
+    assert ids(result) == ["pierre", "radium"] and result[0].score is None
+    assert result[0].shared == {"occupation": ["physicist"], "country": ["France"]}
+
+
+def test_aspect_space_neighbours_explain_with_shared_labels(engine):
+    result = engine.neighbours("Claude Monet", "aspect:occupation", k=1)
+    assert ids(result) == ["vangogh"]
+    assert result[0].shared == {"occupation": ["painter"], "century": ["19th"]}
+
+
+def test_blend_equals_exact_weighted_scores_over_the_whole_corpus(engine):
+    result = engine.neighbours("Marie Curie", "blend", k=5, weights={"occupation": 0.7, "country": 0.3})
+    row = engine.corpus.position["curie"]
+    occ, cty = engine.spaces["occupation"].embeddings_, engine.spaces["country"].embeddings_
+    exact = 0.7 * occ @ occ[row] + 0.3 * cty @ cty[row]
+    exact[row] = -np.inf
+    expected = [engine.corpus.articles[i].id for i in np.argsort(-exact, kind="stable")[:5]]
+    assert ids(result) == expected
+    np.testing.assert_allclose([n.score for n in result], np.sort(exact)[::-1][:5], atol=1e-5)
+    # Weights are relative: 7:3 is 0.7:0.3.
+    assert ids(engine.neighbours("curie", "blend", 5, {"occupation": 7, "country": 3})) == expected
+
+
+@pytest.mark.parametrize("weights, error, message", [
+    (None, InvalidQueryError, "needs weights"),
+    ({}, InvalidQueryError, "needs weights"),
+    ({"colour": 1.0}, UnknownSpaceError, "unknown space 'colour'.*Spaces: generic"),
+    ({"occupation": -1.0}, InvalidQueryError, ">= 0"),
+    ({"occupation": float("nan")}, InvalidQueryError, ">= 0"),
+    ({"occupation": 0, "country": 0}, InvalidQueryError, "positive"),
+    ({"occupation": "lots"}, InvalidQueryError, "number"),
+])
+def test_bad_blend_weights(engine, weights, error, message):
+    with pytest.raises(error, match=message):
+        engine.neighbours("Marie Curie", "blend", weights=weights)
+
+
+def test_weights_outside_a_blend_are_refused(engine):
+    with pytest.raises(InvalidQueryError, match="'blend' only"):
+        engine.neighbours("Marie Curie", "generic", weights={"generic": 1})
+
+
+def test_parse_weights():
+    assert parse_weights("occupation=0.7, country=0.3") == {"occupation": 0.7, "country": 0.3}
+    for bad in ["", "occupation", "occupation=high", "=0.3"]:
+        with pytest.raises(InvalidQueryError):
+            parse_weights(bad)
+
+
+def test_missing_space_for_the_kind_lists_what_exists(engine):
+    with pytest.raises(UnknownSpaceError, match=r"no aspect space named 'century'.*Spaces: generic \(generic\), "
+                                                r"occupation \(aspect\)"):
+        engine.neighbours("Marie Curie", "aspect:century")
+    with pytest.raises(UnknownSpaceError, match="no intersection space"):
+        engine.neighbours("Marie Curie", "intersection")
+    with pytest.raises(InvalidQueryError, match="Unknown kind 'colour'.*Kinds: links, generic"):
+        engine.neighbours("Marie Curie", "colour")
+
+
+def test_two_articles_with_one_title_are_picked_by_id(engine):
+    with pytest.raises(AmbiguousTitleError, match="mercury-planet, mercury-god"):
+        engine.neighbours("Mercury", "generic")
+    assert "mercury-god" not in ids(engine.neighbours("mercury-god", "generic", k=20))
+
+
+def test_unknown_title_suggests_the_closest(engine):
+    with pytest.raises(UnknownArticleError) as caught:
+        engine.neighbours("Marie Curry", "generic")
+    assert "Marie Curie" in caught.value.suggestions
+
+
+@pytest.mark.parametrize("seed", ["", "   ", None])
+def test_empty_seed(engine, seed):
+    with pytest.raises(InvalidQueryError, match="Empty seed"):
+        engine.neighbours(seed, "generic")
+
+
+@pytest.mark.parametrize("k", [0, -3, 2.5, True, "10"])
+def test_k_must_be_a_positive_whole_number(engine, k):
+    with pytest.raises(InvalidQueryError, match="k must be"):
+        engine.neighbours("Marie Curie", "generic", k=k)
+    with pytest.raises(InvalidQueryError, match="k must be"):
+        engine.neighbours_for_text("a painter", "generic", k=k)
+
+
+def test_free_text_is_encoded_for_spaces_whose_encoder_is_available(engine):
+    result = engine.neighbours_for_text("an impressionist painter of water lilies", "generic", k=3)
+    assert "monet" in ids(result) and all(n.shared == {} for n in result)
+    assert len(engine.neighbours_for_text("Marie Curie", "generic", k=50)) == len(engine.corpus)  # no seed to drop
+    with pytest.raises(UnknownSpaceError, match="cannot be encoded for: occupation"):
+        engine.neighbours_for_text("a painter", "aspect:occupation")
+
+
+@pytest.mark.parametrize("text", ["", "  \n "])
+def test_empty_free_text(engine, text):
+    with pytest.raises(InvalidQueryError, match="Empty query"):
+        engine.neighbours_for_text(text, "generic")
+
+
+def test_free_text_has_no_links(engine):
+    with pytest.raises(InvalidQueryError, match="Links need an article"):
+        engine.neighbours_for_text("a painter", "links")
+
+
+def test_all_neighbours_covers_every_kind_and_blend_when_weighted(engine):
+    columns = engine.all_neighbours("Marie Curie", k=3)
+    assert list(columns) == ["links", "generic", "aspect:occupation", "aspect:country", "union"]
+    weighted = engine.all_neighbours("Marie Curie", k=3, weights={"union": 1, "generic": 1})
+    assert list(weighted)[-1] == "blend" and len(weighted["blend"]) == 3
+
+
+def test_a_space_of_another_corpus_is_refused(engine):
+    with pytest.raises(AspectNavError, match="rows for"):
+        Neighbourhood(aspect_corpus(articles=list(engine.corpus)[:5]), [engine.spaces["generic"]])

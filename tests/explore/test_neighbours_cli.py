@@ -1,0 +1,76 @@
+import subprocess
+import sys
+import time
+
+import pytest
+
+from explore.cli import main
+from explore.corpus import store_corpus
+from explore.spaces import spaces_for
+from explore.spaces.registry import SHIPPED_SPACES_DIR
+from tests.explore.aspect_fixtures import aspect_corpus
+
+
+@pytest.fixture
+def stored_tiny(minilm):
+    corpus = aspect_corpus()
+    store_corpus(corpus)
+    spaces_for(corpus, progress=False).open("generic")
+    return corpus
+
+
+def test_neighbours_generic(stored_tiny, capsys):
+    assert main(["neighbours", "Marie Curie", "--corpus", "tiny", "-k", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Neighbours of Marie Curie [curie]") and "generic:" in out
+    assert "Pierre Curie" in out and "shares occupation: physicist" in out
+    assert len([line for line in out.splitlines() if line[:4].strip().endswith(".")]) == 3
+
+
+def test_neighbours_all_prints_columns_side_by_side(stored_tiny, capsys):
+    assert main(["neighbours", "curie", "--corpus", "tiny", "--kind", "all", "-k", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "links" in lines[1] and "generic" in lines[1]
+    assert "Pierre Curie" in lines[3] and "· occupation: physicist" in lines[4]
+
+
+def test_free_text_and_blend(stored_tiny, capsys):
+    assert main(["neighbours", "a French impressionist painter", "--text", "--corpus", "tiny", "-k", "2"]) == 0
+    assert "Claude Monet" in capsys.readouterr().out
+    assert main(["neighbours", "Paris", "--corpus", "tiny", "--blend", "generic=1", "-k", "2"]) == 0
+    assert "blend:" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["neighbours", "Mercury"], "pick one by id: mercury-planet, mercury-god"),
+    (["neighbours", "Marie Curry"], "Closest titles: Marie Curie"),
+    (["neighbours", "  "], "Empty seed"),
+    (["neighbours", "Paris", "-k", "0"], "k must be"),
+    (["neighbours", "Paris", "--kind", "aspect:country"], "Spaces: generic (generic)"),
+    (["neighbours", "Paris", "--blend", "country=1"], "unknown space 'country'"),
+])
+def test_bad_input_is_a_one_line_error(stored_tiny, capsys, argv, message):
+    assert main(argv + ["--corpus", "tiny"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_spaces_list_and_build(stored_tiny, capsys):
+    assert main(["spaces", "list", "--corpus", "tiny"]) == 0
+    assert "home: generic, encoder minilm, 12x384, current" in capsys.readouterr().out
+    assert main(["spaces", "build", "--corpus", "tiny"]) == 0
+    assert "generic: generic, encoder minilm (fp32), 12 x 384" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHIPPED_SPACES_DIR / "vital" / "generic" / "manifest.json").exists(), reason="no asset")
+def test_vital_cli_prints_all_kinds_from_the_shipped_assets_in_under_2_s():
+    """Cold start: a fresh process, the corpus stored, spaces only in assets/ (no encoding)."""
+    argv = [sys.executable, "-m", "explore", "neighbours", "Marie Curie", "--kind", "all"]
+    run = lambda: subprocess.run(argv, capture_output=True, text=True, timeout=120)  # noqa: E731
+    assert run().returncode == 0  # first use stores the corpus and caches the index
+    start = time.perf_counter()
+    out = run()
+    seconds = time.perf_counter() - start
+    assert out.returncode == 0, out.stderr
+    assert "Pierre Curie" in out.stdout and "encode" not in out.stderr
+    assert seconds < 2.0, seconds
