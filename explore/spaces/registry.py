@@ -66,6 +66,10 @@ class SpaceRegistry:
         for where, directory in (("data home", self.home / name), ("shipped assets", self.shipped / name)):
             if not (directory / MANIFEST_FILE).exists():
                 continue
+            if _derived_only(directory):
+                log.info("Space %r of corpus %r ships as a projection head: projecting its base space.", name,
+                         self.corpus.name)
+                return self.build(self.definition(name))
             try:
                 space = load_space(directory, self.corpus)
             except SpaceUnusable as exc:
@@ -131,7 +135,7 @@ class SpaceRegistry:
         if spec.kind == "directory":
             log.warning("Space %r uses a local model directory %s: users need it at the same path.", name, spec.path)
         directory = save_space(space, self.shipped / name, encoder_spec="encoder" if head else str(spec),
-                               encoder_dir=head)
+                               encoder_dir=head, with_embeddings=head is None)
         total = sum(p.stat().st_size for p in self.shipped.parent.rglob("*") if p.is_file())
         if total > SHIPPED_BUDGET_BYTES:
             log.warning("Shipped spaces now take %.1f MB, over the %.0f MB budget.", total / 1e6,
@@ -169,6 +173,14 @@ class SpaceRegistry:
                 old.unlink(missing_ok=True)  # the index of earlier embeddings of this space
         self._open[space.name] = space
         return space
+
+
+def _derived_only(directory: Path) -> bool:
+    """A shipped head space with no embeddings file: its embeddings are a projection, made on first use."""
+    try:
+        return read_manifest(directory)["embeddings"].get("file") is None
+    except SpaceUnusable:
+        return False
 
 
 def index_path(home: Path, name: str, embeddings_sha256: str) -> Path:

@@ -38,9 +38,12 @@ class SpaceUnusable(Exception):
         super().__init__(reason)
 
 
-def save_space(space: Space, directory: Path, encoder_spec: str | None = None, encoder_dir: Path | None = None) -> Path:
+def save_space(space: Space, directory: Path, encoder_spec: str | None = None, encoder_dir: Path | None = None,
+               with_embeddings: bool = True) -> Path:
     """Write `space` into `directory` atomically (readers never see half a space). `encoder_dir`
-    (a projection head) is copied in as `encoder/` so a shipped head space is self-contained."""
+    (a projection head) is copied in as `encoder/` so a shipped head space is self-contained.
+    Without embeddings, the manifest says how to derive them (a head projects its base space in
+    well under a second), which keeps many trained spaces inside the shipped-assets budget."""
     directory = Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
@@ -49,6 +52,9 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             shutil.copytree(encoder_dir, staging / "encoder")
         stored = space.embeddings_.astype(STORED_DTYPE)
         np.save(staging / EMBEDDINGS_FILE, stored, allow_pickle=False)
+        digest = file_sha256(staging / EMBEDDINGS_FILE)
+        if not with_embeddings:
+            (staging / EMBEDDINGS_FILE).unlink()
         manifest = {
             "format_version": FORMAT_VERSION,
             "name": space.name,
@@ -61,8 +67,8 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             "corpus_hash": space.corpus_hash_,
             "text_recipe": space.text_recipe_,
             "embeddings": {
-                "file": EMBEDDINGS_FILE,
-                "sha256": file_sha256(staging / EMBEDDINGS_FILE),
+                "file": EMBEDDINGS_FILE if with_embeddings else None,
+                "sha256": digest,
                 "shape": list(stored.shape),
                 "dtype": STORED_DTYPE,
             },

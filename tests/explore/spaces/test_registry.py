@@ -105,6 +105,13 @@ def test_head_space_projects_the_generic_vectors_without_encoding(registry, coun
     shipped = registry.ship("occupation")
     assert json.loads((shipped / MANIFEST_FILE).read_text())["encoder"] == "encoder"
     assert (shipped / "encoder" / "head.json").exists()
+    # A head ships without embeddings; a fresh data home projects the shipped generic space.
+    assert not (shipped / EMBEDDINGS_FILE).exists()
+    registry.ship("generic")
+    fresh = SpaceRegistry(registry.corpus, home=tmp_path / "fresh-home", shipped=registry.shipped, progress=False)
+    derived = fresh.open("occupation")
+    assert count_encodes == [12] and derived.directory_ == fresh.home / "occupation"
+    np.testing.assert_allclose(derived.embeddings_, space.embeddings_, atol=2e-3)  # fp16 generic in between
 
 
 def test_unknown_space_lists_the_existing_ones(registry):

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Rebuild every shipped space of the vital corpus (assets/spaces/vital/): the generic MiniLM space
+# (fp16 embeddings; ~5-15 min of encoding on a 2-core CPU, skipped when a valid one is stored) and
+# the trained aspect heads (head mode, seconds to a minute each; shipped as heads that the engine
+# projects from the generic space on first use, ~1 s). Run from the repository root.
+set -euo pipefail
+python -m explore spaces build --corpus vital --ship
+
+train() {  # train NAME ARGS... : train a head, then ship it under NAME
+  local name=$1; shift
+  python -m training train --corpus vital --mode head --drop-labels-below 2 --seed 42 \
+      --space-name "$name" --run-name "vital-$name" --quiet "$@"
+  local runs; runs=$(python -c "from explore.settings import data_home; print(data_home() / 'training' / 'runs')")
+  local kind=aspect; case $name in union|intersection) kind=$name;; esac
+  local aspects; aspects=$(python -c "import json,sys; print(','.join(json.load(open(sys.argv[1]))['aspects']))" \
+      "$runs/vital-$name/config.json")
+  python -m explore spaces build --corpus vital --name "$name" --kind "$kind" --aspects "$aspects" \
+      --encoder "$runs/vital-$name/head" --force --ship
+  mkdir -p "assets/spaces/vital/$name/training"
+  cp "$runs/vital-$name/"{run.json,config.json,metrics.json} "assets/spaces/vital/$name/training/"
+}
+
+train country --aspects country
+train occupation --aspects occupation
+train topic --aspects topic --objective aspectcse-fn --head mlp
+train union --aspects country,occupation --combine union --sampling aspect-first
+train intersection --aspects country,occupation --combine intersection
+python -m explore spaces list --corpus vital

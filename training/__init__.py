@@ -1,0 +1,1 @@
+"""Training and evaluation of aspect embedding spaces (AspectCSE, baselines, retrieval metrics)."""

@@ -1,0 +1,137 @@
+"""`python -m training train|evaluate ...`: train aspect spaces and print their evaluation table."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import logging
+import sys
+import time
+from pathlib import Path
+
+from explore.errors import AspectNavError
+from explore.settings import data_home
+from training.config import HEADS, MODES, OBJECTIVES, SAMPLINGS, TrainingConfig
+from training.relevance import COMBINES
+
+CHOICES = {"combine": COMBINES, "objective": OBJECTIVES, "mode": MODES, "sampling": SAMPLINGS, "head": HEADS}
+
+
+def _aspect_list(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in text.split(",") if part.strip())
+
+
+def _add_config_arguments(parser: argparse.ArgumentParser) -> None:
+    """One flag per TrainingConfig field, help from the field's metadata (config stays the single source)."""
+    for f in dataclasses.fields(TrainingConfig):
+        flag = "--" + f.name.replace("_", "-")
+        default = f.default
+        if f.name == "aspects":
+            parser.add_argument(flag, type=_aspect_list, required=True, help=f.metadata["help"] + " Comma-separated.")
+            continue
+        kind = {"epochs": int, "batch_size": int, "learning_rate": float}.get(f.name, type(default))
+        parser.add_argument(flag, type=kind, default=default, choices=CHOICES.get(f.name), help=f.metadata["help"])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m training", description="Train and evaluate aspect spaces.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    train = sub.add_parser("train", help="Train aspect spaces (combine=single with several aspects: one run each).")
+    _add_config_arguments(train)
+    train.add_argument("--force", action="store_true", help="Retrain a finished run.")
+    train.add_argument("--quiet", action="store_true", help="No progress bars.")
+    train.set_defaults(func=cmd_train)
+
+    evaluate = sub.add_parser("evaluate", help="Evaluate spaces as aspect retrieval and print the table.")
+    evaluate.add_argument("--corpus", default="vital")
+    evaluate.add_argument("--spaces", required=True, type=lambda s: [p.strip() for p in s.split(",") if p.strip()],
+                          help="Comma-separated space names (`generic`, `country`, ...) or `blend:a+b` (50/50 "
+                               "query-time blend); `label=spec` names a table row.")
+    evaluate.add_argument("--aspects", required=True, type=_aspect_list, help="Columns of the table.")
+    evaluate.add_argument("--combined", type=lambda s: [tuple(g.split("+")) for g in s.split(",") if g], default=[],
+                          help="Aspect groups such as country+occupation: adds `any:country+occupation` (shares either, "
+                               "what a union space is for) and `all:country+occupation` (shares both) columns.")
+    evaluate.add_argument("--seed", type=int, default=42, help="Split seed; must be the runs' seed.")
+    evaluate.add_argument("--test-fraction", type=float, default=0.2)
+    evaluate.add_argument("--k", type=int, default=10)
+    evaluate.add_argument("--output", type=Path, default=None,
+                          help="Report path stem (.json and .md are written); default under the data home.")
+    evaluate.set_defaults(func=cmd_evaluate)
+    return parser
+
+
+def configs_from(args: argparse.Namespace) -> list[TrainingConfig]:
+    values = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainingConfig)}
+    if values["combine"] == "single" and len(values["aspects"]) > 1:
+        named = {key: values.pop(key) for key in ("run_name", "space_name")}
+        aspects = values.pop("aspects")
+        return [TrainingConfig(**values, aspects=(aspect,),
+                               **{key: f"{name}-{aspect}" if name else "" for key, name in named.items()})
+                for aspect in aspects]
+    return [TrainingConfig(**values)]
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from explore.corpus.registry import open_corpus
+    from training.pipeline import prepare, train
+
+    configs = configs_from(args)
+    corpus = open_corpus(configs[0].corpus)
+    for config in configs:  # every run's input is checked before the first one trains
+        prepare(config, corpus)
+    for config in configs:
+        began = time.perf_counter()
+        run = train(config, corpus=corpus, progress=not args.quiet, force=args.force)
+        info = run.info
+        primary = ", ".join(f"{k} {v:.3f}" for k, v in info.get("primary_metric", {}).items())
+        print(f"space {config.space_name}: {primary} (trained in {info.get('train_seconds')} s, "
+              f"wall {time.perf_counter() - began:.1f} s); run {run.path}")
+    return 0
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from explore.corpus.registry import open_corpus
+    from explore.spaces import spaces_for
+    from training.evaluation import AspectRetrievalEvaluator
+    from training.report import EvaluationReport
+    from training.space_sources import space_embeddings, space_names, trained_split
+    from training.splits import split_by_article
+    from training.validation import TrainingInputError
+
+    corpus = open_corpus(args.corpus)
+    unknown = [a for a in [*args.aspects, *(a for g in args.combined for a in g)] if a not in corpus.aspect_names]
+    if unknown:
+        raise TrainingInputError(f"Corpus {corpus.name!r} has no aspect {', '.join(unknown)}; "
+                                 f"its aspects: {', '.join(corpus.aspect_names)}.")
+    split = split_by_article(corpus, args.seed, args.test_fraction)
+    registry = spaces_for(corpus)
+    rows = [(label or spec, spec) for label, _, spec in (item.rpartition("=") for item in args.spaces)]
+    for _, spec in rows:  # a space trained on another split has seen this split's test articles
+        for name in space_names(spec):
+            fingerprint = trained_split(name, registry)
+            if fingerprint not in (None, split.fingerprint):
+                raise TrainingInputError(f"Space {name!r} was trained on another split than seed {split.seed} / "
+                                         f"test fraction {split.test_fraction}.")
+    evaluator = AspectRetrievalEvaluator(corpus, split, args.aspects, k=args.k, combined=args.combined,
+                                         reference=registry.open("generic").embeddings_)
+    report = EvaluationReport(corpus.name, evaluator.columns, args.k, split.describe())
+    for label, spec in rows:
+        report.add(label, evaluator.evaluate_embeddings(space_embeddings(spec, registry)),
+                   note=spec if label != spec else "")
+    stem = args.output or data_home() / "training" / "reports" / f"{corpus.name}-s{args.seed}"
+    json_path, md_path = report.save(Path(stem))
+    print(report.to_markdown())
+    print(f"Written: {json_path} and {md_path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    for noisy in ("sentence_transformers", "httpx", "datasets"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except AspectNavError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,33 @@
+"""Hand a trained run to the engine: build its space (a head space only projects the generic one)
+and save the training record beside it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from explore.corpus.model import Corpus
+from explore.spaces import Space, SpaceDefinition, spaces_for
+from training.config import TrainingConfig
+
+TRAINING_RECORD = "training.json"
+SPACE_KIND = {"single": "aspect", "union": "union", "intersection": "intersection"}
+
+
+def export_space(config: TrainingConfig, corpus: Corpus, encoder_dir: Path, progress: bool = True) -> Space:
+    """Build `config.space_name` in the data home from `encoder_dir` (an engine head directory or a
+    sentence-transformers model directory); `python -m explore spaces ...` and the app then open it."""
+    definition = SpaceDefinition(config.space_name, SPACE_KIND[config.combine], f"dir:{Path(encoder_dir).resolve()}",
+                                 tuple(config.aspects))
+    return spaces_for(corpus, progress=progress).build(definition)
+
+
+def write_training_record(space: Space, record: dict) -> Path:
+    """config, seed, split, metrics, git commit and run directory, next to the space's manifest."""
+    path = Path(space.directory_) / TRAINING_RECORD
+    path.write_text(json.dumps(record, indent=2, default=float))
+    return path
+
+
+def read_training_record(space: Space) -> dict:
+    path = Path(space.directory_ or ".") / TRAINING_RECORD
+    return json.loads(path.read_text()) if path.exists() else {}
