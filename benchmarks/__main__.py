@@ -1,0 +1,87 @@
+"""`python -m benchmarks all [--quick]`: every benchmark, one table, JSON and RESULTS.md.
+
+`python -m benchmarks NAME [NAME ...]` runs some of them. --quick keeps them working in CI
+(small sizes, one run); its figures are not the ones to report.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from benchmarks.common import Row, machine
+
+BENCHMARKS = ["corpus_load", "neighbours_bench", "projection", "app_seed_change", "training_throughput",
+              "study_writes", "scale"]
+HERE = Path(__file__).resolve().parent
+
+
+def _format(value: float | None, unit: str) -> str:
+    if value is None:
+        return "—"
+    if unit == "ms" or unit == "s":
+        return f"{value:.3g} {unit}"
+    return f"{value:.4g}{(' ' + unit) if unit else ''}"
+
+
+def table(rows: list[Row]) -> str:
+    lines = ["| group | metric | ours | peer | ratio (ours/peer) | spread | notes |", "|---|---|---|---|---|---|---|"]
+    for row in rows:
+        ratio = f"{row.ratio:.2f}" if row.ratio is not None else "—"
+        lines.append(f"| {row.group} | {row.metric} | {_format(row.ours, row.unit)} | "
+                     f"{_format(row.peer, row.unit)} ({row.peer_name}) | {ratio} | {row.spread} | {row.notes} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks")
+    parser.add_argument("names", nargs="+", help=f"'all' or some of: {', '.join(BENCHMARKS)}")
+    parser.add_argument("--quick", action="store_true", help="small sizes, one run: keeps them working in CI")
+    parser.add_argument("--out", type=Path, default=None, help="JSON file (default benchmarks/results.json)")
+    args = parser.parse_args(argv)
+    names = BENCHMARKS if args.names == ["all"] else args.names
+    unknown = sorted(set(names) - set(BENCHMARKS))
+    if unknown:
+        parser.error(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
+    rows: list[Row] = []
+    timings = {}
+    for name in names:
+        started = time.perf_counter()
+        print(f"== {name}", file=sys.stderr, flush=True)
+        rows.extend(importlib.import_module(f"benchmarks.{name}").run(quick=args.quick))
+        timings[name] = round(time.perf_counter() - started, 1)
+    command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
+    result = {
+        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "command": command,
+        "quick": args.quick,
+        "rows": [row.as_dict() for row in rows],
+        "seconds_per_benchmark": timings,
+    }
+    rendered = table(rows)
+    print(rendered)
+    out = args.out or HERE / ("results-quick.json" if args.quick else "results.json")
+    out.write_text(json.dumps(result, indent=2, default=str))
+    if not args.quick and args.names == ["all"]:
+        _write_results_md(result, rendered)
+    return 0
+
+
+def _write_results_md(result: dict, rendered: str) -> None:
+    notes_file = HERE / "NOTES.md"
+    notes = notes_file.read_text() if notes_file.exists() else ""
+    (HERE / "RESULTS.md").write_text(
+        f"# Benchmark results\n\nCommand: `{result['command']}`  \nWhen: {result['when']}  \n"
+        f"Machine: {result['machine']}\n\nMedians over several runs, warm-up excluded; the spread column gives "
+        f"min..max. Ratio = ours / peer (times: below 1 is faster; throughputs and recall: above 1 is better).\n\n"
+        f"{rendered}\n\n{notes}"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

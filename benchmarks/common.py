@@ -1,0 +1,82 @@
+"""What every benchmark shares: repeated timing with warm-up excluded, and one row format."""
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds over repeated runs (warm-up excluded)."""
+
+    median: float
+    p95: float
+    low: float
+    high: float
+    runs: int
+
+    @property
+    def spread(self) -> str:
+        return f"{self.low:.4g}..{self.high:.4g}"
+
+
+def timed(fn: Callable[[], object], repeats: int = 5, warmup: int = 1) -> Timing:
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return Timing(statistics.median(samples), p95, ordered[0], ordered[-1], len(samples))
+
+
+@dataclass
+class Row:
+    """One line of the results table: ours against the peer, in the same run."""
+
+    group: str
+    metric: str
+    ours: float | None
+    peer: float | None
+    unit: str
+    peer_name: str
+    spread: str = ""
+    lower_is_better: bool = True
+    notes: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def ratio(self) -> float | None:
+        """ours / peer; below 1 is better when lower is better (times), above 1 otherwise."""
+        if self.ours is None or not self.peer:
+            return None
+        return self.ours / self.peer
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "ratio": self.ratio}
+
+
+def machine() -> str:
+    import os
+
+    try:
+        import torch
+
+        torch_info = f"torch {torch.__version__}, {torch.get_num_threads()} threads"
+        if torch.cuda.is_available():
+            torch_info += f", {torch.cuda.get_device_name(0)}"
+    except ImportError:
+        torch_info = "no torch"
+    memory = ""
+    try:
+        pages = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        memory = f", {pages / 2**30:.0f} GiB RAM"
+    except (ValueError, OSError):
+        pass
+    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores{memory}, Python {platform.python_version()}, {torch_info}"

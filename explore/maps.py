@@ -1,0 +1,230 @@
+"""2-D maps of a space: a fixed sample projected once with t-SNE and cached on disk, plus the
+seed and its neighbours placed into that map.
+
+Projecting 2,000 articles takes openTSNE ~10–20 s on two cores, far too slow to redo per seed.
+So the *base sample* depends only on the corpus size, the sample size and a random seed; its
+projection is cached under `<data home>/maps/` keyed by space + sample + parameters. Articles
+the map must show that are not in the base sample (the seed, its neighbours) are placed at the
+similarity-weighted mean of their nearest sampled articles in the same space: the initial
+position openTSNE's own `transform` starts from, without its optimisation (instant, stable).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+
+from explore.corpus.model import Corpus
+from explore.settings import data_home
+
+log = logging.getLogger(__name__)
+
+DEFAULT_SAMPLE = 2000
+TOP_LABELS = 15
+OTHER = "other"
+NO_LABEL = "(no label)"
+PLACE_NEIGHBOURS = 5
+
+
+@dataclass(frozen=True)
+class ProjectionParams:
+    """t-SNE settings; every field is part of the cache key."""
+
+    perplexity: float = 30.0
+    n_iter: int = 500
+    early_iter: int = 250  # early-exaggeration iterations (openTSNE's default)
+    random_state: int = 0
+    method: str = "auto"  # "auto" (openTSNE, else sklearn) | "opentsne" | "sklearn"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Rows of the corpus in the map. `base` is projected; `extra` is placed into it."""
+
+    base: np.ndarray
+    extra: np.ndarray
+    requested: int
+    clipped: bool  # the requested size was larger than the corpus
+
+    @property
+    def rows(self) -> np.ndarray:
+        return np.concatenate([self.base, self.extra])
+
+    @property
+    def key(self) -> str:
+        return hashlib.sha256(np.ascontiguousarray(self.base, dtype=np.int64).tobytes()).hexdigest()[:16]
+
+
+def select_sample(n_rows: int, size: int, required: Sequence[int] = (), random_state: int = 0) -> Sample:
+    """A random base sample of `size` rows (all rows when `size` ≥ `n_rows`), plus `required`.
+
+    The base sample does not depend on `required`, so changing the seed reuses the cached map.
+    """
+    if n_rows <= 0:
+        raise ValueError("The corpus is empty: nothing to map.")
+    size = max(1, int(size))
+    clipped = size > n_rows
+    if size >= n_rows:
+        base = np.arange(n_rows)
+    else:
+        base = np.sort(np.random.default_rng(random_state).choice(n_rows, size=size, replace=False))
+    in_base = set(base.tolist())
+    extra = [r for r in dict.fromkeys(int(r) for r in required) if r not in in_base and 0 <= r < n_rows]
+    return Sample(base, np.asarray(extra, dtype=np.int64), requested=size, clipped=clipped)
+
+
+def tsne(vectors: np.ndarray, params: ProjectionParams = ProjectionParams()) -> tuple[np.ndarray, str]:
+    """2-D t-SNE of `vectors` (cosine); returns the coordinates and the method used."""
+    n = len(vectors)
+    if n < 4:  # t-SNE needs a perplexity below the number of points; a line is honest enough
+        return np.column_stack([np.arange(n, dtype=float), np.zeros(n)]), "trivial"
+    perplexity = min(params.perplexity, (n - 1) / 3)
+    vectors = np.asarray(vectors, dtype=np.float32)
+    if params.method in ("auto", "opentsne"):
+        try:
+            from openTSNE import TSNE
+
+            # Barnes-Hut is the faster gradient below a few thousand points; FFT above.
+            embedding = TSNE(perplexity=perplexity, n_iter=params.n_iter, early_exaggeration_iter=params.early_iter,
+                             negative_gradient_method="bh" if n <= 5000 else "fft",
+                             metric="cosine", initialization="pca",
+                             random_state=params.random_state, n_jobs=min(2, os.cpu_count() or 1),
+                             verbose=False).fit(vectors)
+            return np.asarray(embedding, dtype=np.float32), "openTSNE"
+        except ImportError:
+            if params.method == "opentsne":
+                raise
+            log.info("openTSNE is not installed; using scikit-learn's t-SNE")
+    from sklearn.manifold import TSNE as SkTSNE
+
+    coords = SkTSNE(perplexity=perplexity, max_iter=max(250, params.n_iter), metric="cosine", init="pca",
+                    random_state=params.random_state).fit_transform(vectors)
+    return np.asarray(coords, dtype=np.float32), "scikit-learn"
+
+
+def place(base_vectors: np.ndarray, base_coords: np.ndarray, new_vectors: np.ndarray,
+          neighbours: int = PLACE_NEIGHBOURS) -> np.ndarray:
+    """Coordinates for `new_vectors`: the similarity-weighted mean of their nearest base points."""
+    if len(new_vectors) == 0:
+        return np.zeros((0, 2), dtype=np.float32)
+    sims = _unit(new_vectors) @ _unit(base_vectors).T
+    k = min(neighbours, sims.shape[1])
+    nearest = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    weights = np.clip(np.take_along_axis(sims, nearest, axis=1), 1e-3, None)
+    weights /= weights.sum(axis=1, keepdims=True)
+    return np.einsum("nk,nkd->nd", weights, base_coords[nearest]).astype(np.float32)
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+def maps_dir() -> Path:
+    return data_home() / "maps"
+
+
+def cache_path(space_key: str, sample: Sample, params: ProjectionParams) -> Path:
+    key = json.dumps({"space": space_key, "sample": sample.key, "n": len(sample.base), "params": asdict(params)},
+                     sort_keys=True)
+    return maps_dir() / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.npz"
+
+
+def project_sample(space_key: str, vectors: np.ndarray, sample: Sample,
+                   params: ProjectionParams = ProjectionParams()) -> tuple[np.ndarray, str, bool]:
+    """Coordinates of `sample.rows` (base then extra) in the space whose row vectors are `vectors`.
+
+    `space_key` must change whenever the space's vectors change (e.g. name + content fingerprint).
+    Returns (coordinates, method, whether the base projection came from the disk cache).
+    """
+    path = cache_path(space_key, sample, params)
+    base_coords, method, cached = None, "", False
+    if path.exists():
+        try:
+            with np.load(path, allow_pickle=False) as stored:
+                if stored["coords"].shape == (len(sample.base), 2):
+                    base_coords, method, cached = stored["coords"], str(stored["method"]), True
+        except (OSError, ValueError, KeyError) as error:  # a corrupt cache file is recomputed
+            log.warning("Ignoring unreadable map cache %s: %s", path, error)
+    if base_coords is None:
+        base_coords, method = tsne(vectors[sample.base], params)
+        _save_atomically(path, coords=base_coords, method=np.array(method))
+    extra_coords = place(vectors[sample.base], base_coords, vectors[sample.extra])
+    return np.concatenate([base_coords, extra_coords]), method, cached
+
+
+def _save_atomically(path: Path, **arrays) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.savez(stream, **arrays)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, top: int = TOP_LABELS) -> list[str]:
+    """Per row: its most common label among the sample's `top` labels of `aspect`, else "other".
+
+    Articles without a label of the aspect get NO_LABEL; an article with several labels is
+    coloured by the one most frequent in the sample, so colours stay few and stable.
+    """
+    if not aspect:
+        return [NO_LABEL] * len(rows)
+    labels = [corpus.articles[r].labels(aspect) for r in rows]
+    counts = Counter(label for row_labels in labels for label in row_labels)
+    kept = {label for label, _ in counts.most_common(top)}
+    colours = []
+    for row_labels in labels:
+        if not row_labels:
+            colours.append(NO_LABEL)
+            continue
+        inside = [label for label in row_labels if label in kept]
+        colours.append(max(inside, key=lambda label: counts[label]) if inside else OTHER)
+    return colours
+
+
+@dataclass
+class MapPoints:
+    """Everything a map view draws, in sample order (base rows, then placed rows)."""
+
+    ids: list[str]
+    titles: list[str]
+    hover: list[str]
+    colour: list[str]
+    role: list[str]  # "seed" | "neighbour" | "sample"
+    coords: np.ndarray
+    placed: np.ndarray  # True for rows placed into the map rather than projected
+    method: str = ""
+    cached: bool = False
+    legend: list[str] = field(default_factory=list)  # colour labels, most frequent first
+
+
+def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect: str | None,
+               seed_id: str | None = None, neighbour_ids: Sequence[str] = (), method: str = "",
+               cached: bool = False) -> MapPoints:
+    rows = sample.rows.tolist()
+    colours = colour_labels(corpus, rows, colour_aspect)
+    neighbours = set(neighbour_ids)
+    ids, titles, hover, role = [], [], [], []
+    for row in rows:
+        article = corpus.articles[row]
+        ids.append(article.id)
+        titles.append(article.title)
+        labels = "<br>".join(f"{name}: {', '.join(values)}" for name, values in article.aspects.items())
+        hover.append(f"<b>{article.title}</b><br>{labels}" if labels else f"<b>{article.title}</b>")
+        role.append("seed" if article.id == seed_id else "neighbour" if article.id in neighbours else "sample")
+    order = [label for label, _ in Counter(colours).most_common() if label not in (OTHER, NO_LABEL)]
+    legend = order + [label for label in (OTHER, NO_LABEL) if label in colours]
+    placed = np.arange(len(rows)) >= len(sample.base)
+    return MapPoints(ids, titles, hover, colours, role, coords, placed, method, cached, legend)

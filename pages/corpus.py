@@ -1,0 +1,59 @@
+"""Corpus page: counts, per-aspect label distributions, and a title search with an article reader."""
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.common import aspect_chips, current_corpus, label_distribution_figure, link_caption, wikipedia_credit
+
+corpus = current_corpus()
+wikipedia_credit(corpus)
+st.title(f"Corpus: {corpus.name}")
+stats = corpus.stats()
+
+counts = st.columns(4)
+counts[0].metric("Articles", f"{stats['articles']:,}")
+counts[1].metric("Links", f"{stats['links']:,}", help=link_caption(corpus))
+counts[2].metric("Aspects", len(stats["aspects"]))
+counts[3].metric("Labels", f"{sum(a['labels'] for a in stats['aspects'].values()):,}")
+st.caption(f"Source: {corpus.provenance.source} ({corpus.provenance.date}). Links: {link_caption(corpus)}.")
+
+st.subheader("Aspect labels")
+if not stats["aspects"]:
+    st.info("This corpus has no aspect labels: Explore shows its links and generic neighbours only.")
+else:
+    st.dataframe(
+        [{"aspect": name, "articles labelled": a["articles"], "coverage": f"{a['coverage']:.1%}",
+          "distinct labels": a["labels"]} for name, a in stats["aspects"].items()],
+        hide_index=True,
+    )
+    top = st.slider("Labels per chart", 5, 40, 15, key="corpus_top")
+    names = list(stats["aspects"])
+    for start in range(0, len(names), 2):
+        for column, name in zip(st.columns(2), names[start:start + 2]):
+            column.plotly_chart(label_distribution_figure(corpus, name, top), key=f"labels-{name}")
+
+st.subheader("Search")
+query = st.text_input("Search titles", placeholder="e.g. Marie Curie", key="browse_query")
+matches = corpus.search_titles(query, limit=50) if query.strip() else []
+if query.strip() and not matches:
+    st.warning(f"No title contains {query.strip()!r}.")
+    suggestions = corpus.closest_titles(query.strip())
+    if suggestions:
+        st.write("Closest titles: " + ", ".join(suggestions))
+
+if matches:
+    labels = {a.id: f"{a.title} — {a.description}" if a.description else a.title for a in matches}
+    chosen = st.radio("Matches", list(labels), format_func=labels.get, key="browse_choice")
+    article = corpus[chosen]
+    st.header(article.title)
+    if article.description:
+        st.caption(article.description)
+    st.markdown(aspect_chips(article))
+    st.write(article.text)
+    if article.url:
+        st.markdown(f"[Read on Wikipedia]({article.url})")
+    st.page_link("pages/explore.py", label=f"Explore from {article.title}", icon="🧭",
+                 query_params={"seed": article.title} | ({"corpus": corpus.name} if corpus.name != "vital" else {}))
+    if article.links:
+        st.subheader(link_caption(corpus))
+        st.write(", ".join(corpus[i].title for i in article.links))

@@ -1,0 +1,78 @@
+"""Maps: t-SNE of a sample of two spaces side by side, coloured by an aspect's labels; click to reseed."""
+from __future__ import annotations
+
+import streamlit as st
+
+from explore.columns import map_spaces, missing_spaces_hint, neighbour_ids, space_key, space_label, space_vectors
+from explore.maps import DEFAULT_SAMPLE, ProjectionParams, map_points, project_sample, select_sample
+from pages.common import (adopt_url, current_corpus, load_engine, seed_article, seed_picker, set_seed,
+                          wikipedia_credit, write_url)
+from pages.figures import colour_map, map_figure, selected_article
+
+corpus = current_corpus()
+wikipedia_credit(corpus)
+problems = adopt_url(corpus)
+engine, engine_problem = load_engine(corpus)
+
+st.title("Maps")
+for problem in problems:
+    st.warning(problem)
+names = map_spaces(engine) if engine is not None else []
+if not names:
+    st.error(engine_problem or "No space to map: build one with `python -m explore spaces build --corpus "
+             f"{corpus.name}`.")
+    st.stop()
+
+seed_picker(corpus)
+seed = seed_article(corpus)
+k = st.session_state.get("k", 5)
+write_url(corpus, k, st.session_state.get("blend_from_url") or {})
+
+controls = st.columns(4)
+others = [name for name in names if name != "generic"]
+label = lambda name: space_label(engine, name)  # noqa: E731
+left = controls[0].selectbox("Left space", names, key="map_left", format_func=label)
+right = controls[1].selectbox("Right space", names, key="map_right", format_func=label,
+                              index=names.index(others[0]) if others else 0)
+aspects = corpus.aspect_names
+right_aspects = [a for a in engine.spaces[right].aspects if a in aspects]
+default_aspect = right_aspects[0] if right_aspects else None
+colour_aspect = controls[2].selectbox(
+    "Colour by", aspects or ["(none)"], key="map_colour",
+    index=aspects.index(default_aspect) if default_aspect else 0, disabled=not aspects)
+size = controls[3].number_input("Sample size", min_value=50, max_value=100_000, value=DEFAULT_SAMPLE, step=500,
+                                key="map_sample")
+if size > len(corpus):
+    st.info(f"The corpus has {len(corpus):,} articles: the map shows all of them.")
+
+hint = missing_spaces_hint(corpus, engine)
+if hint:
+    st.caption(hint)
+neighbours = {name: neighbour_ids(engine, seed, name, k) if seed else [] for name in (left, right)}
+required = ([corpus.position[seed.id]] if seed else []) + [corpus.position[i] for ids in neighbours.values() for i in ids]
+sample = select_sample(len(corpus), int(size), required)
+params = ProjectionParams()
+st.caption(f"{len(sample.rows):,} articles, the same in both maps. Hover for title and labels; the ★ is the seed, "
+           f"◇ its {k} nearest neighbours in that space; click a point to make it the seed. "
+           f"Seed and neighbours outside the random sample are placed beside their nearest sampled articles.")
+
+
+def reseed_from(key: str) -> None:
+    chosen = selected_article(st.session_state[key].selection)
+    if chosen in corpus:
+        set_seed(chosen)
+
+
+legends = []
+columns = st.columns(2)
+for side, (place, kind) in enumerate(zip(columns, (left, right))):
+    with place:
+        with st.spinner(f"Projecting {len(sample.base):,} articles of the {label(kind)} (t-SNE; cached "
+                        f"on disk afterwards)…"):
+            coords, method, cached = project_sample(space_key(engine, kind), space_vectors(engine, kind), sample, params)
+        points = map_points(corpus, sample, coords, colour_aspect if aspects else None,
+                            seed.id if seed else None, neighbours[kind], method, cached)
+        legends.append(points.legend)
+        key = f"map-{side}-{kind}-{seed.id if seed else ''}"
+        st.plotly_chart(map_figure(points, f"{label(kind)} ({method})", colour_map(points.legend)),
+                        key=key, on_select=lambda key=key: reseed_from(key), selection_mode="points")

@@ -1,0 +1,67 @@
+"""User study, researcher side: mean rank per source, tests, per-task table and exports.
+
+Locked behind ASPECTNAV_STUDY_PASSWORD (or `aspectnav_study_password` in Streamlit secrets).
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from explore.errors import AspectNavError
+from explore.study.analysis import AnalysisConfig
+from explore.study.charts import mean_rank_figure
+from explore.study.configured import PASSWORD_ENV, configured_store, configured_study, password_matches, setting
+from explore.study.report import answers_csv, report_json, study_report, summary_csv
+
+UNLOCKED_KEY = "study_results_unlocked"
+
+st.title("Study results")
+expected = setting(PASSWORD_ENV, st.secrets)
+if not expected:
+    st.warning(f"Results are locked: set the environment variable {PASSWORD_ENV} (or "
+               f"`{PASSWORD_ENV.lower()}` in .streamlit/secrets.toml) and restart the app.")
+    st.stop()
+if not st.session_state.get(UNLOCKED_KEY):
+    with st.form("study_results_login"):
+        given = st.text_input("Password", type="password", key="study_results_password")
+        if st.form_submit_button("Unlock"):
+            if password_matches(given, expected):
+                st.session_state[UNLOCKED_KEY] = True
+                st.rerun()
+            st.error("Wrong password.")
+    st.stop()
+
+unranked = st.radio("Unranked candidates count as", ["last", "mid"], horizontal=True, key="study_unranked",
+                    format_func={"last": "rank 12 (as in the research)", "mid": "the fair mid-rank 9"}.get)
+try:
+    study = configured_study(st.secrets)
+    report, stored_study, answers = study_report(configured_store(study.name, st.secrets), study.name,
+                                                 AnalysisConfig(unranked=unranked))
+except AspectNavError as exc:
+    st.error(str(exc))
+    st.stop()
+
+st.caption(f"Study **{report.study}**")
+started, finished_count, answer_count = st.columns(3)
+started.metric("Participants started", report.participants_started)
+finished_count.metric("Finished", report.participants_finished)
+answer_count.metric("Answers", report.answers)
+if not report.answers:
+    st.info("No answers yet.")
+    st.stop()
+
+for task_type in dict.fromkeys(row.task_type for row in report.summaries):
+    st.plotly_chart(mean_rank_figure(report, task_type), key=f"study_chart_{task_type}")
+
+st.subheader("Friedman test")
+st.dataframe([row.__dict__ for row in report.friedman], hide_index=True)
+st.subheader("Pairwise Wilcoxon signed-rank (Holm-corrected)")
+st.dataframe([row.__dict__ for row in report.pairwise], hide_index=True)
+st.subheader("Per task")
+st.dataframe([row.__dict__ for row in report.per_task], hide_index=True)
+
+st.subheader("Export")
+csv_col, answers_col, json_col = st.columns(3)
+csv_col.download_button("Summary CSV", summary_csv(report), f"{report.study}_summary.csv", "text/csv")
+answers_col.download_button("Answers CSV", answers_csv(stored_study, answers), f"{report.study}_answers.csv", "text/csv")
+json_col.download_button("Full report JSON", report_json(report, stored_study, answers), f"{report.study}_report.json",
+                         "application/json")

@@ -1,0 +1,97 @@
+"""A small fixture corpus with aspect labels and links, stored in the test's data home, and a
+neighbour engine over hand-made spaces (labels + noise), so page tests need no model or assets."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from explore.corpus.model import Article, Corpus, Provenance
+from explore.corpus.registry import store_corpus
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+COUNTRIES = ["France", "Poland", "Japan", "Brazil", "Egypt"]
+OCCUPATIONS = ["physicist", "painter", "writer", "composer"]
+
+
+def fixture_corpus(name: str = "fixture", aspects: bool = True) -> Corpus:
+    articles = []
+    for i in range(120):
+        country, occupation = COUNTRIES[i % 5], OCCUPATIONS[i % 4]
+        labels = {"country": (country,), "occupation": (occupation,)} if aspects and i < 100 else {}
+        text = (f"Person {i} was a {country} {occupation} known for work number {i}. " * 3).strip()
+        links = tuple(f"p{j}" for j in (i + 1, i + 5, i + 20) if j < 120)
+        articles.append(Article(f"p{i}", f"Person {i}", text, f"{country} {occupation}",
+                                f"https://en.wikipedia.org/wiki/Person_{i}", links, labels))
+    return Corpus(name, articles, Provenance(source="fixture", date="2026-01-01", links="mentions"))
+
+
+class FixedEncoder:
+    """Stands in for a model: returns precomputed vectors (free text is refused by the registry)."""
+
+    def __init__(self, vectors: np.ndarray, fingerprint: str):
+        self.vectors = vectors
+        self.fingerprint = fingerprint
+
+    def encode(self, texts, progress=True):
+        return self.vectors
+
+
+def fixture_engine(corpus: Corpus):
+    from explore.neighbours import Neighbourhood
+    from explore.spaces import Space
+
+    rng = np.random.default_rng(0)
+    n = len(corpus)
+
+    def one_hot(aspect, values):
+        matrix = np.zeros((n, len(values)), dtype=np.float32)
+        for row, article in enumerate(corpus):
+            for label in article.labels(aspect):
+                matrix[row, values.index(label)] = 3.0
+        return matrix
+
+    noise = lambda dim: rng.normal(size=(n, dim)).astype(np.float32)  # noqa: E731
+    vectors = {"generic": noise(16)}
+    if corpus.aspect_names:
+        vectors["country"] = np.hstack([one_hot("country", COUNTRIES), noise(8)])
+        vectors["occupation"] = np.hstack([one_hot("occupation", OCCUPATIONS), noise(8)])
+    spaces = []
+    for name, matrix in vectors.items():
+        kind = "generic" if name == "generic" else "aspect"
+        spaces.append(Space(name, kind, "fixture").fit(corpus, encoder=FixedEncoder(matrix, f"fixture-{name}"),
+                                                      progress=False))
+    return Neighbourhood(corpus, spaces)
+
+
+@pytest.fixture
+def app(isolated_home, monkeypatch):
+    """An AppTest on the fixture corpus; `app(page, **query)` runs it once."""
+    import explore.columns
+
+    engines = {}
+
+    def open_engine(corpus):
+        return engines.setdefault(corpus.name, fixture_engine(corpus))
+
+    monkeypatch.setattr(explore.columns, "open_engine", open_engine)
+    store_corpus(fixture_corpus())
+    store_corpus(fixture_corpus("plain", aspects=False))
+    st.cache_resource.clear()
+
+    def run(page: str | None = None, **query) -> AppTest:
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.query_params["corpus"] = query.pop("corpus", "fixture")
+        for key, value in query.items():
+            at.query_params[key] = value
+        if page:
+            at.switch_page(page)
+        at.run()
+        assert not at.exception, at.exception
+        return at
+
+    yield run
+    st.cache_resource.clear()

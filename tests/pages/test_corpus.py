@@ -1,0 +1,30 @@
+"""Corpus page: counts, label distributions, search and the article reader."""
+import json
+
+
+def test_counts_and_one_chart_per_aspect(app):
+    at = app("pages/corpus.py")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Articles"] == "120" and metrics["Aspects"] == "2"
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert titles[0].startswith("country: top 5 of 5 labels") and titles[1].startswith("occupation")
+    assert any("CC BY-SA" in c.value for c in at.sidebar.caption)
+
+
+def test_search_reads_an_article(app):
+    at = app("pages/corpus.py")
+    at.text_input(key="browse_query").input("Person 11").run()
+    assert at.header[0].value.startswith("Person 11")
+    body = " ".join(m.value for m in at.markdown)
+    assert "country: Poland" in body and "Person_11" in body
+
+
+def test_search_suggests_titles_for_a_typo(app):
+    at = app("pages/corpus.py")
+    at.text_input(key="browse_query").input("Persn 3").run()
+    assert "No title contains" in at.warning[0].value
+
+
+def test_corpus_without_aspects(app):
+    at = app("pages/corpus.py", corpus="plain")
+    assert "no aspect labels" in at.info[0].value

@@ -1,0 +1,60 @@
+"""The results page through AppTest: locked without the password, then means, tests and exports."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from explore.study.definition import check_study, load_study
+from explore.study.sessions import open_flow
+from explore.study.store import StoreConfig, open_store
+from tests.explore.study.fakes import FakeProvider, tiny_corpus, write_tiny_study
+from tests.explore.study.test_sessions import answer_all
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "study_results.py")
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def answered_study(tmp_path, monkeypatch):
+    study_file = write_tiny_study(tmp_path)
+    db_url = f"sqlite:///{tmp_path / 'results.sqlite'}"
+    corpus = tiny_corpus()
+    study = check_study(load_study(study_file), corpus)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), FakeProvider(corpus), corpus)
+    for _ in range(3):
+        answer_all(flow, flow.start())
+    monkeypatch.setenv("ASPECTNAV_STUDY", str(study_file))
+    monkeypatch.setenv("ASPECTNAV_STUDY_DB", db_url)
+
+
+def open_page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_results_stay_locked_without_a_configured_password(answered_study, monkeypatch):
+    monkeypatch.delenv("ASPECTNAV_STUDY_PASSWORD", raising=False)
+    at = open_page()
+    assert "Results are locked" in at.warning[0].value
+    assert not at.metric and not at.get("download_button")
+
+
+def test_wrong_then_right_password(answered_study, monkeypatch):
+    monkeypatch.setenv("ASPECTNAV_STUDY_PASSWORD", PASSWORD)
+    at = open_page()
+    at.text_input(key="study_results_password").input("guess")
+    at.button[0].click().run()
+    assert at.error[0].value == "Wrong password." and not at.metric
+    at.text_input(key="study_results_password").input(PASSWORD)
+    at.button[0].click().run()
+    assert not at.exception, at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics == {"Participants started": "3", "Finished": "3", "Answers": "9"}
+    assert len(at.get("plotly_chart")) == 3  # country, occupation, all
+    assert len(at.get("download_button")) == 3
+    at.radio(key="study_unranked").set_value("mid").run()
+    assert not at.exception
