@@ -9,7 +9,7 @@ import time
 
 import numpy as np
 
-from benchmarks.common import Row, timed
+from benchmarks.common import Row
 from benchmarks.data import clustered_vectors
 from explore.spaces.vector_index import EF_CONSTRUCTION, EF_SEARCH, HNSW_M, VectorIndex
 

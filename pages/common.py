@@ -211,7 +211,6 @@ def seed_picker(corpus: Corpus) -> None:
 
 def load_engine(corpus: Corpus):
     """The corpus's neighbour engine (loaded once per corpus), and a message when it is unusable."""
-    from explore.columns import open_engine
     from explore.errors import AspectNavError
 
     try:

@@ -6,7 +6,7 @@ import streamlit as st
 from explore.columns import explore_columns, missing_spaces_hint
 from explore.url_state import DEFAULT_K, MAX_K
 from pages.common import (BLEND_PREFIX, TEXT, TRAIL, adopt_url, aspect_chips, current_corpus, escape_markdown,
-                          go_back, jump_to, link_caption, load_engine, seed_article, seed_picker, set_seed,
+                          go_back, jump_to, load_engine, seed_article, seed_picker, set_seed,
                           shared_chips, wikipedia_credit, write_url, blend_space_names)
 
 corpus = current_corpus()

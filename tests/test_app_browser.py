@@ -5,7 +5,6 @@ neighbour, go back, open Maps, click a point. Screenshots go to test-artifacts/.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 from dataclasses import asdict
@@ -11,6 +10,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from explore.atomic_files import swap_directory_into_place
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import AspectNavError
 
@@ -58,14 +58,7 @@ def save_corpus(corpus: Corpus, directory: Path) -> Path:
             "stats": corpus.stats(),
         }
         (staging / CARD_FILE).write_text(json.dumps(card, indent=2, ensure_ascii=False))
-        backup = None
-        if directory.exists():
-            backup = directory.with_name(f".{directory.name}.old")
-            shutil.rmtree(backup, ignore_errors=True)
-            os.replace(directory, backup)
-        os.replace(staging, directory)
-        if backup is not None:
-            shutil.rmtree(backup, ignore_errors=True)
+        swap_directory_into_place(staging, directory)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return directory

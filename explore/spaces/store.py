@@ -10,13 +10,13 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import shutil
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from explore.atomic_files import swap_directory_into_place
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE
@@ -76,7 +76,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             "encode_seconds": space.encode_seconds_,
         }
         (staging / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2))
-        _swap_into_place(staging, directory)
+        swap_directory_into_place(staging, directory)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return directory
@@ -150,14 +150,3 @@ def _read_embeddings(directory: Path, entry: dict, rows: int) -> np.ndarray:
     # fp16 storage leaves norms at 1 +- 1e-3; renormalise so scores are exact cosines.
     embeddings /= np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
     return embeddings
-
-
-def _swap_into_place(staging: Path, directory: Path) -> None:
-    backup = None
-    if directory.exists():
-        backup = directory.with_name(f".{directory.name}.old")
-        shutil.rmtree(backup, ignore_errors=True)
-        os.replace(directory, backup)
-    os.replace(staging, directory)
-    if backup is not None:
-        shutil.rmtree(backup, ignore_errors=True)

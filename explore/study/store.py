@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -140,7 +142,7 @@ def _sqlite_engine(url: str, echo: bool, create: bool) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_S * 1000}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        _enable_wal(cursor)
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
@@ -152,6 +154,20 @@ def _sqlite_engine(url: str, echo: bool, create: bool) -> Engine:
         connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
     return engine
+
+
+def _enable_wal(cursor) -> None:
+    """WAL is a property of the file: set it once. Switching modes needs the file to itself and
+    SQLite answers "locked" at once rather than waiting, so participants opening a new database
+    together retry here instead of failing."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    while cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 class StudyStore:

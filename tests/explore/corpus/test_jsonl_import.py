@@ -48,7 +48,7 @@ def test_malformed_line_names_file_line_and_field(tmp_path, bad_line, field, mes
     with pytest.raises(CorpusFormatError) as err:
         import_jsonl(path, "bad")
     text = str(err.value)
-    assert f"bad.jsonl, line 4" in text and message in text
+    assert "bad.jsonl, line 4" in text and message in text
     if field:
         assert f"field {field!r}" in text
 

@@ -8,7 +8,6 @@ import pytest
 from explore.corpus.aspect_quality import (
     SAMPLE_PATH,
     aspect_quality_report,
-    labelled_corpus,
     report_markdown,
     vital_records,
 )

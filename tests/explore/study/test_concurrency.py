@@ -16,7 +16,7 @@ PARTICIPANTS = 30
 
 @pytest.mark.slow
 def test_thirty_concurrent_participants_lose_and_duplicate_nothing(study, corpus, db_url):
-    start_line = threading.Barrier(PARTICIPANTS)
+    start_line = threading.Barrier(PARTICIPANTS, timeout=60)  # a thread that fails early must not hang the rest
     errors: list[BaseException] = []
     duplicates_refused = Counter()
 
