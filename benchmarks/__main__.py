@@ -1,7 +1,8 @@
 """`python -m benchmarks all [--quick]`: every benchmark, one table, JSON and RESULTS.md.
 
 `python -m benchmarks NAME [NAME ...]` runs some of them. --quick keeps them working in CI
-(small sizes, one run); its figures are not the ones to report.
+(small sizes, one run); its figures are not the ones to report. `python -m benchmarks render`
+rewrites RESULTS.md from results.json (after editing NOTES.md) without measuring again.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import importlib
 import json
 import sys
 import time
+from dataclasses import fields
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -31,7 +33,7 @@ def _format(value: float | None, unit: str) -> str:
 def table(rows: list[Row]) -> str:
     lines = ["| group | metric | ours | peer | ratio (ours/peer) | spread | notes |", "|---|---|---|---|---|---|---|"]
     for row in rows:
-        ratio = f"{row.ratio:.2f}" if row.ratio is not None else "—"
+        ratio = "—" if row.ratio is None else f"{row.ratio:.2f}" if row.ratio >= 0.1 else f"{row.ratio:.2g}"
         lines.append(f"| {row.group} | {row.metric} | {_format(row.ours, row.unit)} | "
                      f"{_format(row.peer, row.unit)} ({row.peer_name}) | {ratio} | {row.spread} | {row.notes} |")
     return "\n".join(lines)
@@ -39,10 +41,12 @@ def table(rows: list[Row]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
-    parser.add_argument("names", nargs="+", help=f"'all' or some of: {', '.join(BENCHMARKS)}")
+    parser.add_argument("names", nargs="+", help=f"'all', 'render' or some of: {', '.join(BENCHMARKS)}")
     parser.add_argument("--quick", action="store_true", help="small sizes, one run: keeps them working in CI")
     parser.add_argument("--out", type=Path, default=None, help="JSON file (default benchmarks/results.json)")
     args = parser.parse_args(argv)
+    if args.names == ["render"]:
+        return _render(args.out or HERE / "results.json")
     names = BENCHMARKS if args.names == ["all"] else args.names
     unknown = sorted(set(names) - set(BENCHMARKS))
     if unknown:
@@ -69,6 +73,20 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text(json.dumps(result, indent=2, default=str))
     if not args.quick and args.names == ["all"]:
         _write_results_md(result, rendered)
+    return 0
+
+
+def _render(results_file: Path) -> int:
+    if not results_file.exists():
+        print(f"no {results_file}: run `python -m benchmarks all` first", file=sys.stderr)
+        return 2
+    result = json.loads(results_file.read_text())
+    if result.get("quick"):
+        print(f"{results_file} holds quick-mode figures, which are not reported", file=sys.stderr)
+        return 2
+    names = {f.name for f in fields(Row)}
+    rows = [Row(**{key: value for key, value in row.items() if key in names}) for row in result["rows"]]
+    _write_results_md(result, table(rows))
     return 0
 
 

@@ -2,9 +2,8 @@
 recall@10 against exact search (with the ef/M used and an ef sweep), index load time, CLI cold
 start, and encode throughput of our encoder against plain SentenceTransformer.encode (same texts).
 
-Run alone: python -m benchmarks.neighbours_bench   (or python -m benchmarks neighbours_bench)
-Until trained aspect spaces exist, stand-in aspect and union spaces (random 384x384 rotations of
-the generic vectors, built in memory) exercise the aspect, union and blend code paths.
+Every shipped space is measured (generic, the aspect heads, union, intersection) plus a blend of
+country, occupation and generic. Run alone: python -m benchmarks neighbours_bench
 """
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ import numpy as np
 from benchmarks.common import Row
 from explore.corpus import open_corpus
 from explore.encoders import load_encoder
-from explore.encoders.head import ProjectionHead
 from explore.neighbours import Neighbourhood
 from explore.spaces import Space, article_text, spaces_for
 from explore.spaces.vector_index import EF_CONSTRUCTION, EF_SEARCH, HNSW_M, VectorIndex, exact_query
@@ -30,14 +28,6 @@ GROUP = "neighbours"
 def _ms(seconds: list[float]) -> tuple[float, float]:
     ms = np.array(seconds) * 1000
     return float(np.percentile(ms, 50)), float(np.percentile(ms, 95))
-
-
-def _stand_in(generic: Space, corpus, name: str, kind: str, seed: int) -> Space:
-    q, _ = np.linalg.qr(np.random.default_rng(seed).normal(size=(generic.dim, generic.dim)))
-    head = ProjectionHead("minilm", (q.astype(np.float32),), (None,), ("identity",))
-    return Space(name, kind, "stand-in")._set_state(head.project(generic.embeddings_), corpus.name,
-                                                     corpus.content_hash, "stand-in", "fp32", "", 0.0,
-                                                     generic.text_recipe_)
 
 
 def bench_index(generic: Space, seeds: np.ndarray) -> list[Row]:
@@ -81,7 +71,7 @@ def bench_index(generic: Space, seeds: np.ndarray) -> list[Row]:
 
 def bench_kinds(engine: Neighbourhood, seeds: np.ndarray, exact_p95: float) -> list[Row]:
     corpus, rows = engine.corpus, []
-    weights = {"stand_in_a": 0.7, "stand_in_b": 0.3}
+    weights = {"country": 0.4, "occupation": 0.4, "generic": 0.2}
     for kind in [k for k in engine.available_kinds() if k != "blend"] + ["blend", "all"]:
         times = []
         for row in seeds:
@@ -164,11 +154,7 @@ def run(quick: bool = False) -> list[Row]:
     seeds = np.random.default_rng(1).choice(len(corpus), 30 if quick else 300, replace=False)
     rows = bench_index(generic, seeds)
     exact_p95 = float(rows[1].spread.split("exact ")[1])
-    spaces = dict(registry.open_all())
-    spaces["stand_in_a"] = _stand_in(generic, corpus, "stand_in_a", "aspect", 1)
-    spaces["stand_in_b"] = _stand_in(generic, corpus, "stand_in_b", "aspect", 2)
-    spaces.setdefault("union", _stand_in(generic, corpus, "union", "union", 3))
-    rows += bench_kinds(Neighbourhood(corpus, spaces), seeds, exact_p95)
+    rows += bench_kinds(Neighbourhood(corpus, dict(registry.open_all())), seeds, exact_p95)
     rows += bench_cold_start(1 if quick else 3)
     rows += bench_encode(corpus, 16 if quick else 300, 1 if quick else 3)
     rows += bench_cpu_bf16(corpus, 8 if quick else 48)

@@ -20,7 +20,7 @@ from training.pipeline import prepare
 
 def _plain_trainer(dataset, config: TrainingConfig, output: Path) -> float:
     from sentence_transformers import SentenceTransformerTrainer, SentenceTransformerTrainingArguments
-    from sentence_transformers.losses import MultipleNegativesRankingLoss
+    from sentence_transformers.sentence_transformer.losses import MultipleNegativesRankingLoss
 
     from training.embeddings import load_sentence_transformer
 

@@ -120,9 +120,17 @@ class FixtureHandler(BaseHTTPRequestHandler):
                 self._send(fault.status, fault.body, fault.headers)
                 return
         status, body, content_type = self.answer(raw_params)
-        if self._send(status, body, {"Content-Type": content_type}) and status == 200:
-            with self.server._lock:
-                self.server.served[request_key(raw_params)] += 1
+        key = request_key(raw_params)
+        if status == 200:  # counted before the answer leaves, so a client that has it sees the count
+            self._count(key, +1)
+        if not self._send(status, body, {"Content-Type": content_type}) and status == 200:
+            self._count(key, -1)
+
+    def _count(self, key: str, step: int) -> None:
+        with self.server._lock:
+            self.server.served[key] += step
+            if self.server.served[key] <= 0:
+                del self.server.served[key]
 
     def answer(self, raw_params: str) -> tuple[int, bytes, str]:
         raise NotImplementedError
