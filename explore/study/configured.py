@@ -2,32 +2,21 @@
 
 `ASPECTNAV_STUDY` (a study file or shipped name; default vital_default), `ASPECTNAV_STUDY_DB`
 (a database URL; default an SQLite file under the data home), `ASPECTNAV_STUDY_PASSWORD` (the
-results password; the same keys in lower case may sit in .streamlit/secrets.toml instead).
+results password), `ASPECTNAV_STUDY_ONLY` (1/true/yes: the app shows participants the study and
+nothing else); the same keys in lower case may sit in .streamlit/secrets.toml instead.
 """
 from __future__ import annotations
 
 import hmac
-import os
 from typing import Callable, Mapping
 
 from explore.study.definition import DEFAULT_STUDY, StudyDefinition, check_study, load_study
+from explore.study.instance_settings import PASSWORD_ENV, STUDY_ENV, STUDY_ONLY_ENV, setting, study_only
 from explore.study.sessions import ParticipantFlow, open_flow
 from explore.study.store import DATABASE_ENV, StoreConfig, StudyStore, open_store
 
-STUDY_ENV = "ASPECTNAV_STUDY"
-PASSWORD_ENV = "ASPECTNAV_STUDY_PASSWORD"
-
-
-def setting(name: str, secrets: Mapping | None = None) -> str | None:
-    """An environment variable, else the same key (lower case) in Streamlit secrets."""
-    value = os.environ.get(name, "").strip()
-    if value:
-        return value
-    try:
-        found = (secrets or {}).get(name.lower()) or (secrets or {}).get(name)
-    except Exception:  # Streamlit raises when no secrets file exists
-        found = None
-    return str(found).strip() if found else None
+__all__ = ["PASSWORD_ENV", "STUDY_ENV", "STUDY_ONLY_ENV", "configured_store", "configured_study", "open_study_flow",
+           "password_matches", "setting", "study_only"]
 
 
 def configured_study(secrets: Mapping | None = None) -> StudyDefinition:
