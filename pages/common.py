@@ -226,6 +226,19 @@ def _engine(name: str, content_hash: str, _corpus: Corpus):
     return open_engine(_corpus)
 
 
+def open_seed_page(title: str):
+    """The opening shared by the seed pages: corpus, credit, URL state, engine, title and URL problems.
+    Returns (corpus, engine or None, why the engine is unusable)."""
+    corpus = current_corpus()
+    wikipedia_credit(corpus)
+    problems = adopt_url(corpus)
+    engine, engine_problem = load_engine(corpus)
+    st.title(title)
+    for problem in problems:
+        st.warning(problem)
+    return corpus, engine, engine_problem
+
+
 def blend_space_names(engine) -> list[str]:
     from explore.columns import blendable_spaces
 

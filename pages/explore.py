@@ -5,18 +5,10 @@ import streamlit as st
 
 from explore.columns import explore_columns, missing_spaces_hint
 from explore.url_state import DEFAULT_K, MAX_K
-from pages.common import (BLEND_PREFIX, TEXT, TRAIL, adopt_url, aspect_chips, current_corpus, escape_markdown,
-                          go_back, jump_to, load_engine, seed_article, seed_picker, set_seed,
-                          shared_chips, wikipedia_credit, write_url, blend_space_names)
+from pages.common import (BLEND_PREFIX, TEXT, TRAIL, aspect_chips, blend_space_names, escape_markdown, go_back,
+                          jump_to, open_seed_page, seed_article, seed_picker, set_seed, shared_chips, write_url)
 
-corpus = current_corpus()
-wikipedia_credit(corpus)
-problems = adopt_url(corpus)
-engine, engine_problem = load_engine(corpus)
-
-st.title("Explore")
-for problem in problems:
-    st.warning(problem)
+corpus, engine, engine_problem = open_seed_page("Explore")
 
 with st.sidebar:
     st.session_state.setdefault("k", DEFAULT_K)

@@ -5,18 +5,10 @@ import streamlit as st
 
 from explore.columns import map_spaces, missing_spaces_hint, neighbour_ids, space_key, space_label, space_vectors
 from explore.maps import DEFAULT_SAMPLE, ProjectionParams, map_points, project_sample, select_sample
-from pages.common import (adopt_url, current_corpus, load_engine, seed_article, seed_picker, set_seed,
-                          wikipedia_credit, write_url)
+from pages.common import open_seed_page, seed_article, seed_picker, set_seed, write_url
 from pages.figures import colour_map, map_figure, selected_article
 
-corpus = current_corpus()
-wikipedia_credit(corpus)
-problems = adopt_url(corpus)
-engine, engine_problem = load_engine(corpus)
-
-st.title("Maps")
-for problem in problems:
-    st.warning(problem)
+corpus, engine, engine_problem = open_seed_page("Maps")
 names = map_spaces(engine) if engine is not None else []
 if not names:
     st.error(engine_problem or "No space to map: build one with `python -m explore spaces build --corpus "
