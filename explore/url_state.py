@@ -44,6 +44,11 @@ def format_blend(weights: Mapping[str, float]) -> str:
     return ",".join(f"{name}:{weight:g}" for name, weight in weights.items() if weight > 0)
 
 
+def seed_param(titles_to_ids: Mapping[str, tuple[str, ...]], article_id: str, title: str) -> str:
+    """How a seed is written in a URL: its title when no other article shares it, else its id."""
+    return title if len(titles_to_ids.get(title, ())) == 1 else article_id
+
+
 def parse_query(params: Mapping[str, str]) -> ViewState:
     state = ViewState()
     seed = (params.get("seed") or "").strip()

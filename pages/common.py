@@ -8,7 +8,7 @@ import streamlit as st
 from explore.cards import Card
 from explore.corpus import WIKIPEDIA_LICENSE, Corpus, list_corpora, open_corpus
 from explore.corpus.model import Article
-from pages.figures import label_distribution_figure  # noqa: F401  (re-exported for pages)
+from explore.errors import AspectNavError
 
 DEFAULT_CORPUS = "vital"
 
@@ -42,6 +42,9 @@ def current_corpus() -> Corpus:
 def _corpus_changed() -> None:
     st.session_state[CORPUS] = st.session_state["corpus_picker"]
     st.query_params["corpus"] = st.session_state[CORPUS]
+    for key in ("seed", "text"):  # the old corpus's seed; k and blend carry over
+        if key in st.query_params:
+            del st.query_params[key]
     _forget_seed()
 
 
@@ -89,7 +92,9 @@ SEED = "seed_id"          # the current seed's article id, or None
 TEXT = "seed_text"        # a free-text seed, or None
 TRAIL = "trail"           # explore.trail.Trail of visited article ids
 PICKER = "seed_picker"    # the selectbox's widget key
-BLEND_PREFIX = "blend_"
+BLEND_PREFIX = "blend_"   # + space name: the blend sliders' widget keys
+VIEW_K = "view_k"         # cards per column and blend weights: plain state, because Streamlit drops a
+VIEW_BLEND = "view_blend" # widget's state on pages that do not draw it (Maps has no k or blend sliders)
 WRITTEN = "url_written"   # the query we last wrote; a different one was typed or loaded by the user
 
 
@@ -111,9 +116,7 @@ def set_seed(article_id: str | None, text: str | None = None) -> None:
 def go_back() -> None:
     previous = _trail().back()
     if previous:
-        st.session_state[SEED] = previous
-        st.session_state[TEXT] = None
-        st.session_state[PICKER] = previous
+        set_seed(previous)  # visiting the trail's current seed again adds nothing to it
 
 
 def jump_to(index: int) -> None:
@@ -133,16 +136,12 @@ def adopt_url(corpus: Corpus) -> list[str]:
         return []
     state = parse_query(query)
     problems = list(state.problems)
-    st.session_state["k"] = state.k
-    for key in [key for key in st.session_state if str(key).startswith(BLEND_PREFIX)]:
-        st.session_state[key] = 0.0
-    for name, weight in state.blend.items():
-        st.session_state[BLEND_PREFIX + name] = weight
-    st.session_state["blend_from_url"] = dict(state.blend)
+    st.session_state[VIEW_K] = state.k
+    st.session_state[VIEW_BLEND] = dict(state.blend)
     if state.seed:
         try:
             set_seed(corpus.find(state.seed).id)
-        except Exception as error:  # UnknownArticleError, AmbiguousTitleError: shown to the user as-is
+        except AspectNavError as error:  # unknown or ambiguous title: shown to the user as-is
             problems.append(str(error))
             set_seed(None)
     else:
@@ -151,15 +150,48 @@ def adopt_url(corpus: Corpus) -> list[str]:
     return problems
 
 
+def view_k() -> int:
+    from explore.url_state import DEFAULT_K
+
+    return st.session_state.get(VIEW_K, DEFAULT_K)
+
+
+def view_blend() -> dict[str, float]:
+    return dict(st.session_state.get(VIEW_BLEND, {}))
+
+
+def k_slider() -> int:
+    """The k slider, drawn from (and written back to) the view state."""
+    from explore.url_state import MAX_K
+
+    st.session_state["k"] = view_k()
+    return st.slider("Cards per column (k)", 1, MAX_K, key="k",
+                     on_change=lambda: st.session_state.__setitem__(VIEW_K, st.session_state["k"]))
+
+
+def blend_sliders(names: list[str]) -> dict[str, float]:
+    """One weight slider per blendable space; returns the weights above zero."""
+    weights = view_blend()
+    if names:
+        with st.expander("Blend spaces → custom column", expanded=bool(weights)):
+            for name in names:
+                st.session_state[BLEND_PREFIX + name] = weights.get(name, 0.0)
+                st.slider(name, 0.0, 1.0, step=0.1, key=BLEND_PREFIX + name, on_change=_keep_blend, args=(name,))
+    return {name: weights[name] for name in names if weights.get(name, 0.0) > 0}
+
+
+def _keep_blend(name: str) -> None:
+    weights = view_blend()
+    weights[name] = st.session_state[BLEND_PREFIX + name]
+    st.session_state[VIEW_BLEND] = {space: weight for space, weight in weights.items() if weight > 0}
+
+
 def write_url(corpus: Corpus, k: int, blend: dict[str, float]) -> None:
     """Mirror the current seed (a title when unique, else the id), k and blend into the URL."""
-    from explore.url_state import ViewState, to_query
+    from explore.url_state import ViewState, seed_param, to_query
 
     seed_id = st.session_state.get(SEED)
-    seed = None
-    if seed_id and seed_id in corpus:
-        title = corpus[seed_id].title
-        seed = title if len(corpus.ids_by_title.get(title, ())) == 1 else seed_id
+    seed = seed_param(corpus.ids_by_title, seed_id, corpus[seed_id].title) if seed_id and seed_id in corpus else None
     query = to_query(ViewState(seed=seed, text=st.session_state.get(TEXT), k=k, blend=blend))
     st.session_state[WRITTEN] = query
     for key in [key for key in st.query_params if key != "corpus" and key not in query]:
@@ -211,8 +243,6 @@ def seed_picker(corpus: Corpus) -> None:
 
 def load_engine(corpus: Corpus):
     """The corpus's neighbour engine (loaded once per corpus), and a message when it is unusable."""
-    from explore.errors import AspectNavError
-
     try:
         return _engine(corpus.name, corpus.content_hash, corpus), ""
     except AspectNavError as error:

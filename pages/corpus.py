@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.common import aspect_chips, current_corpus, label_distribution_figure, link_caption, wikipedia_credit
+from explore.url_state import seed_param
+from pages.common import (DEFAULT_CORPUS, aspect_chips, current_corpus, escape_markdown, link_caption,
+                          wikipedia_credit)
+from pages.figures import label_distribution_figure
 
 corpus = current_corpus()
 wikipedia_credit(corpus)
@@ -39,21 +42,22 @@ if query.strip() and not matches:
     st.warning(f"No title contains {query.strip()!r}.")
     suggestions = corpus.closest_titles(query.strip())
     if suggestions:
-        st.write("Closest titles: " + ", ".join(suggestions))
+        st.markdown("Closest titles: " + escape_markdown(", ".join(suggestions)))
 
 if matches:
     labels = {a.id: f"{a.title} — {a.description}" if a.description else a.title for a in matches}
-    chosen = st.radio("Matches", list(labels), format_func=labels.get, key="browse_choice")
+    chosen = st.radio("Matches", list(labels), format_func=lambda i: escape_markdown(labels[i]), key="browse_choice")
     article = corpus[chosen]
     st.header(article.title)
     if article.description:
-        st.caption(article.description)
+        st.caption(escape_markdown(article.description))
     st.markdown(aspect_chips(article))
-    st.write(article.text)
+    st.markdown(escape_markdown(article.text))
     if article.url:
         st.markdown(f"[Read on Wikipedia]({article.url})")
     st.page_link("pages/explore.py", label=f"Explore from {article.title}", icon="🧭",
-                 query_params={"seed": article.title} | ({"corpus": corpus.name} if corpus.name != "vital" else {}))
+                 query_params={"seed": seed_param(corpus.ids_by_title, article.id, article.title)}
+                 | ({"corpus": corpus.name} if corpus.name != DEFAULT_CORPUS else {}))
     if article.links:
         st.subheader(link_caption(corpus))
-        st.write(", ".join(corpus[i].title for i in article.links))
+        st.markdown(escape_markdown(", ".join(corpus[i].title for i in article.links)))

@@ -1,11 +1,11 @@
 """Evaluation: the training module's reports, per aspect side by side, as tables and bar charts."""
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import streamlit as st
 
 from explore.reports import METRICS, POOLS, evaluate_command, find_reports
 from pages.common import current_corpus, wikipedia_credit
+from pages.figures import metric_bar_figure
 
 corpus = current_corpus()
 wikipedia_credit(corpus)
@@ -37,12 +37,7 @@ for aspect, place in zip(report.aspects, st.columns(max(1, len(report.aspects)))
         st.dataframe(rows, hide_index=True, column_config={key: st.column_config.NumberColumn(format="%.3f")
                                                            for key in rows[0] if key != "space"})
         column = f"{METRICS[metric]}@{report.k}"
-        figure = go.Figure(go.Bar(x=[r["space"] for r in rows], y=[r[column] for r in rows], marker_color="#4c78a8",
-                                  text=[f"{r[column]:.3f}" if r[column] is not None else "–" for r in rows],
-                                  textposition="outside"))
-        figure.update_layout(title=f"{aspect}: {column}", height=360, margin=dict(l=10, r=10, t=40, b=10),
-                             yaxis=dict(range=[0, 1]))
-        st.plotly_chart(figure, key=f"eval-{aspect}")
+        st.plotly_chart(metric_bar_figure(rows, column, f"{aspect}: {column}"), key=f"eval-{aspect}")
 
 st.subheader("AgTS and overlap with the generic space")
 st.dataframe(report.secondary_table(), hide_index=True)

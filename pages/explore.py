@@ -4,25 +4,16 @@ from __future__ import annotations
 import streamlit as st
 
 from explore.columns import explore_columns, missing_spaces_hint
-from explore.url_state import DEFAULT_K, MAX_K
-from pages.common import (BLEND_PREFIX, TEXT, TRAIL, aspect_chips, blend_space_names, escape_markdown, go_back,
-                          jump_to, open_seed_page, seed_article, seed_picker, set_seed, shared_chips, write_url)
+from pages.common import (TEXT, TRAIL, aspect_chips, blend_sliders, blend_space_names, escape_markdown, go_back,
+                          jump_to, k_slider, open_seed_page, seed_article, seed_picker, set_seed, shared_chips,
+                          write_url)
 
 corpus, engine, engine_problem = open_seed_page("Explore")
 
 with st.sidebar:
-    st.session_state.setdefault("k", DEFAULT_K)
-    k = st.slider("Cards per column (k)", 1, MAX_K, key="k")
+    k = k_slider()
     per_row = st.slider("Columns per row", 2, 10, 7, key="columns_per_row")
-    blend = {}
-    names = blend_space_names(engine)
-    if names:
-        with st.expander("Blend spaces → custom column", expanded=bool(st.session_state.get("blend_from_url"))):
-            for name in names:
-                st.session_state.setdefault(BLEND_PREFIX + name, 0.0)
-                weight = st.slider(name, 0.0, 1.0, step=0.1, key=BLEND_PREFIX + name)
-                if weight > 0:
-                    blend[name] = weight
+    blend = blend_sliders(blend_space_names(engine))
 
 seed_picker(corpus)
 trail = st.session_state.get(TRAIL)

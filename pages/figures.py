@@ -13,14 +13,24 @@ GREYS = {OTHER: "#9e9e9e", NO_LABEL: "#d9d9d9"}
 
 
 def label_distribution_figure(corpus: Corpus, aspect: str, top: int = 15) -> go.Figure:
-    counts = corpus.label_counts(aspect).most_common(top)
+    all_counts = corpus.label_counts(aspect)
+    counts = all_counts.most_common(top)
     labels = [label for label, _ in counts][::-1]
     values = [count for _, count in counts][::-1]
     figure = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#4c78a8"))
-    figure.update_layout(title=f"{aspect}: top {len(labels)} of {len(corpus.label_counts(aspect))} labels "
+    figure.update_layout(title=f"{aspect}: top {len(labels)} of {len(all_counts)} labels "
                                f"({corpus.coverage(aspect):.0%} of articles labelled)",
                          height=120 + 18 * len(labels), margin=dict(l=10, r=10, t=40, b=10),
                          xaxis_title="articles")
+    return figure
+
+
+def metric_bar_figure(rows: list[dict], column: str, title: str) -> go.Figure:
+    """One bar per space for a 0..1 retrieval metric; missing values are shown as a dash."""
+    figure = go.Figure(go.Bar(x=[r["space"] for r in rows], y=[r[column] for r in rows], marker_color="#4c78a8",
+                              text=[f"{r[column]:.3f}" if r[column] is not None else "–" for r in rows],
+                              textposition="outside"))
+    figure.update_layout(title=title, height=360, margin=dict(l=10, r=10, t=40, b=10), yaxis=dict(range=[0, 1]))
     return figure
 
 

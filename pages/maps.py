@@ -5,7 +5,7 @@ import streamlit as st
 
 from explore.columns import map_spaces, missing_spaces_hint, neighbour_ids, space_key, space_label, space_vectors
 from explore.maps import DEFAULT_SAMPLE, ProjectionParams, map_points, project_sample, select_sample
-from pages.common import open_seed_page, seed_article, seed_picker, set_seed, write_url
+from pages.common import open_seed_page, seed_article, seed_picker, set_seed, view_blend, view_k, write_url
 from pages.figures import colour_map, map_figure, selected_article
 
 corpus, engine, engine_problem = open_seed_page("Maps")
@@ -17,8 +17,8 @@ if not names:
 
 seed_picker(corpus)
 seed = seed_article(corpus)
-k = st.session_state.get("k", 5)
-write_url(corpus, k, st.session_state.get("blend_from_url") or {})
+k = view_k()
+write_url(corpus, k, view_blend())
 
 controls = st.columns(4)
 others = [name for name in names if name != "generic"]
