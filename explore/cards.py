@@ -10,7 +10,7 @@ from typing import Mapping
 
 from explore.corpus.model import Article
 
-SNIPPET_CHARS = 150
+SNIPPET_CHARS = 150  # the research showed title + the first 150 characters (app cards and study alike)
 
 
 def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:

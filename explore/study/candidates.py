@@ -9,10 +9,9 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from explore.corpus.model import Article, Corpus
+from explore.cards import snippet
+from explore.corpus.model import Corpus
 from explore.study.definition import Source, Task
-
-SNIPPET_CHARS = 150  # the research showed title + the first 150 characters
 
 
 class CandidateProvider(Protocol):
@@ -49,15 +48,6 @@ class Candidate:
         return cls(data["id"], data["title"], data["snippet"], tuple(data["sources"]))
 
 
-def snippet(article: Article, chars: int = SNIPPET_CHARS) -> str:
-    """The first `chars` characters of the text, cut at a word boundary."""
-    text = " ".join(article.text.split())
-    if len(text) <= chars:
-        return text
-    cut = text[:chars]
-    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",;:") + "…"
-
-
 def candidates_for(task: Task, provider: CandidateProvider, corpus: Corpus, shuffle_seed: int) -> list[Candidate]:
     """The first `task.candidates_per_source` of each source; an article two sources propose is
     shown once and credited to both; the list is shuffled with `shuffle_seed` (stored per participant)."""
@@ -67,7 +57,7 @@ def candidates_for(task: Task, provider: CandidateProvider, corpus: Corpus, shuf
         for article_id in proposed[: task.candidates_per_source]:
             credited.setdefault(article_id, []).append(source.label)
     candidates = [
-        Candidate(i, corpus[i].title, snippet(corpus[i]), tuple(labels)) for i, labels in credited.items()
+        Candidate(i, corpus[i].title, snippet(corpus[i].text), tuple(labels)) for i, labels in credited.items()
     ]
     random.Random(f"{shuffle_seed}:{task.id}").shuffle(candidates)
     return candidates

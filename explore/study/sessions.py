@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
+from explore.cards import snippet
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
-from explore.study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for, snippet
+from explore.study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
 from explore.study.definition import StudyDefinition
 from explore.study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore, utcnow
 
@@ -153,7 +154,7 @@ class ParticipantFlow:
             number=len(order) - len(pending) + 1,
             total=len(order),
             goal=task.goal,
-            seed=ShownCandidate(seed.id, seed.title, snippet(seed, SEED_SNIPPET_CHARS)),
+            seed=ShownCandidate(seed.id, seed.title, snippet(seed.text, SEED_SNIPPET_CHARS)),
             candidates=tuple(c.blinded() for c in candidates),
             rank_depth=min(task.rank_depth, len(candidates)),
         )

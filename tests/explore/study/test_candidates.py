@@ -1,7 +1,8 @@
 """Candidate lists: first k per source, shown once when sources agree, shuffled per participant."""
 from __future__ import annotations
 
-from explore.study.candidates import SNIPPET_CHARS, candidates_for, snippet
+from explore.cards import SNIPPET_CHARS, snippet
+from explore.study.candidates import candidates_for
 from tests.explore.study.fakes import FakeProvider
 
 
@@ -31,6 +32,6 @@ def test_the_shuffle_depends_on_the_stored_seed_only(study, corpus):
 
 
 def test_snippets_are_the_first_150_characters_cut_at_a_word(corpus):
-    text = snippet(corpus["a00"])
+    text = snippet(corpus["a00"].text)
     assert len(text) <= SNIPPET_CHARS + 1 and text.endswith("…")
     assert corpus["a00"].text.startswith(text[:-1])

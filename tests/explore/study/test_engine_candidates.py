@@ -16,7 +16,6 @@ from explore.study.candidates import candidates_for
 from explore.study.definition import StudyDefinitionError, check_study, load_study
 from explore.study.engine_provider import EngineProvider
 
-
 DIM = 64
 
 
