@@ -6,18 +6,11 @@
 set -euo pipefail
 python -m explore spaces build --corpus vital --ship
 
-train() {  # train NAME ARGS... : train a head, then ship it under NAME
+train() {  # train NAME ARGS... : train a head (the space lands in the data home), then ship it
   local name=$1; shift
   python -m training train --corpus vital --mode head --drop-labels-below 2 --seed 42 \
       --space-name "$name" --run-name "vital-$name" --quiet "$@"
-  local runs; runs=$(python -c "from explore.settings import data_home; print(data_home() / 'training' / 'runs')")
-  local kind=aspect; case $name in union|intersection) kind=$name;; esac
-  local aspects; aspects=$(python -c "import json,sys; print(','.join(json.load(open(sys.argv[1]))['aspects']))" \
-      "$runs/vital-$name/config.json")
-  python -m explore spaces build --corpus vital --name "$name" --kind "$kind" --aspects "$aspects" \
-      --encoder "$runs/vital-$name/head" --force --ship
-  mkdir -p "assets/spaces/vital/$name/training"
-  cp "$runs/vital-$name/"{run.json,config.json,metrics.json} "assets/spaces/vital/$name/training/"
+  python -m explore spaces build --corpus vital --name "$name" --ship  # head in encoder/, training.json beside
 }
 
 train country --aspects country

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from explore.corpus.model import Corpus
 from explore.spaces import Space, SpaceDefinition, spaces_for
+from explore.spaces.store import TRAINING_RECORD_FILE as TRAINING_RECORD
 from training.config import TrainingConfig
 
-TRAINING_RECORD = "training.json"
 SPACE_KIND = {"single": "aspect", "union": "union", "intersection": "intersection"}
 
 

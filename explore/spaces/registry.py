@@ -16,7 +16,8 @@ from explore.corpus.model import Corpus
 from explore.errors import AspectNavError, UnknownSpaceError
 from explore.settings import ASSETS_DIR, spaces_dir
 from explore.spaces.space import Space
-from explore.spaces.store import MANIFEST_FILE, SpaceUnusable, load_space, read_manifest, save_space
+from explore.spaces.store import (MANIFEST_FILE, SpaceUnusable, copy_training_record, load_space, read_manifest,
+                                  save_space)
 from explore.spaces.vector_index import EF_CONSTRUCTION, HNSW_M
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,9 @@ class SpaceRegistry:
             if _derived_only(directory):
                 log.info("Space %r of corpus %r ships as a projection head: projecting its base space.", name,
                          self.corpus.name)
-                return self.build(self.definition(name))
+                space = self.build(self.definition(name))
+                copy_training_record(directory, Path(space.directory_))
+                return space
             try:
                 space = load_space(directory, self.corpus)
             except SpaceUnusable as exc:

@@ -26,6 +26,7 @@ from explore.spaces.vector_index import file_sha256
 FORMAT_VERSION = 1
 MANIFEST_FILE = "manifest.json"
 EMBEDDINGS_FILE = "embeddings.npy"
+TRAINING_RECORD_FILE = "training.json"  # written by the training module; travels with the space when saved elsewhere
 STORED_DTYPE = "float16"
 
 
@@ -50,6 +51,8 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
     try:
         if encoder_dir is not None:
             shutil.copytree(encoder_dir, staging / "encoder")
+        if space.directory_:  # shipping a trained space keeps its split, seed and metrics
+            copy_training_record(Path(space.directory_), staging)
         stored = space.embeddings_.astype(STORED_DTYPE)
         np.save(staging / EMBEDDINGS_FILE, stored, allow_pickle=False)
         digest = file_sha256(staging / EMBEDDINGS_FILE)
@@ -80,6 +83,13 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return directory
+
+
+def copy_training_record(source: Path, target: Path) -> None:
+    """Carry the training module's record from one copy of a space to another, when there is one."""
+    record = Path(source) / TRAINING_RECORD_FILE
+    if record.is_file() and record.resolve() != (Path(target) / TRAINING_RECORD_FILE).resolve():
+        shutil.copy2(record, Path(target) / TRAINING_RECORD_FILE)
 
 
 def read_manifest(directory: Path) -> dict:

@@ -9,7 +9,7 @@ from explore.encoders import save_head
 from explore.encoders.encoder import TransformerEncoder
 from explore.errors import UnknownSpaceError
 from explore.spaces import SpaceDefinition, SpaceRegistry
-from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE
+from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE, TRAINING_RECORD_FILE
 from tests.explore.aspect_fixtures import ARTICLES, aspect_corpus
 
 
@@ -129,3 +129,15 @@ def test_rebuilding_drops_the_old_index_but_not_other_spaces(registry):
     assert rebuilt.index_path_.exists() and neighbour_file.exists()
     if rebuilt.index_path_ != first.index_path_:
         assert not first.index_path_.exists()
+
+
+def test_a_shipped_head_keeps_its_training_record_in_a_fresh_data_home(registry, tmp_path):
+    registry.open("generic")
+    save_head(tmp_path / "head", [np.eye(384)[:8]], [None], ["identity"], base_encoder="minilm")
+    space = registry.build(SpaceDefinition("occupation", "aspect", str(tmp_path / "head")))
+    (space.directory_ / TRAINING_RECORD_FILE).write_text('{"split": {"fingerprint": "f00"}}')
+    registry.ship("generic")
+    assert (registry.ship("occupation") / TRAINING_RECORD_FILE).exists()
+    fresh = SpaceRegistry(registry.corpus, home=tmp_path / "fresh-home", shipped=registry.shipped, progress=False)
+    derived = fresh.open("occupation")
+    assert json.loads((derived.directory_ / TRAINING_RECORD_FILE).read_text())["split"]["fingerprint"] == "f00"

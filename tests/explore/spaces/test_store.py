@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from explore.spaces import Space, SpaceUnusable, load_space, save_space
-from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE
+from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE, TRAINING_RECORD_FILE
 from tests.explore.aspect_fixtures import ARTICLES, aspect_corpus
 
 
@@ -78,3 +78,11 @@ def test_manifest_shape_that_disagrees_with_the_file_is_corrupt(saved):
     (saved / MANIFEST_FILE).write_text(json.dumps(manifest))
     with pytest.raises(SpaceUnusable, match="shape"):
         load_space(saved, aspect_corpus())
+
+
+def test_a_training_record_travels_with_the_space_when_it_is_saved_elsewhere(fitted, saved, tmp_path):
+    (saved / TRAINING_RECORD_FILE).write_text('{"split": {"fingerprint": "abc"}}')
+    shipped = save_space(load_space(saved, aspect_corpus()), tmp_path / "shipped" / "generic")
+    assert json.loads((shipped / TRAINING_RECORD_FILE).read_text())["split"]["fingerprint"] == "abc"
+    untrained = save_space(fitted, tmp_path / "other")
+    assert not (untrained / TRAINING_RECORD_FILE).exists()
