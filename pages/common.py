@@ -244,9 +244,14 @@ def seed_picker(corpus: Corpus) -> None:
 def load_engine(corpus: Corpus):
     """The corpus's neighbour engine (loaded once per corpus), and a message when it is unusable."""
     try:
-        return _engine(corpus.name, corpus.content_hash, corpus), ""
+        return cached_engine(corpus), ""
     except AspectNavError as error:
         return None, str(error)
+
+
+def cached_engine(corpus: Corpus):
+    """The engine every page of this server shares (raises AspectNavError when unusable)."""
+    return _engine(corpus.name, corpus.content_hash, corpus)
 
 
 @st.cache_resource(show_spinner="Loading spaces…")

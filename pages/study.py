@@ -10,14 +10,14 @@ from explore.errors import AspectNavError
 from explore.study.configured import STUDY_ENV, open_study_flow, setting
 from explore.study.store import DATABASE_ENV
 from explore.study.sessions import AlreadyAnsweredError, StudySessionError
-from pages.common import escape_markdown, load_corpus, wikipedia_credit
+from pages.common import cached_engine, escape_markdown, load_corpus, wikipedia_credit
 
 CODE_KEY = "study_code"
 
 
 @st.cache_resource(show_spinner="Preparing the study…")
 def study_flow(study_ref: str | None, database_url: str | None):
-    return open_study_flow(study_ref, database_url, corpus_loader=load_corpus)
+    return open_study_flow(study_ref, database_url, corpus_loader=load_corpus, engine_loader=cached_engine)
 
 
 def welcome(flow) -> None:

@@ -9,10 +9,21 @@ import streamlit as st
 from explore.errors import AspectNavError
 from explore.study.analysis import AnalysisConfig
 from explore.study.charts import mean_rank_figure
-from explore.study.configured import PASSWORD_ENV, configured_store, configured_study, password_matches, setting
+from explore.study.configured import (PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, password_matches,
+                                      setting)
+from explore.study.store import DATABASE_ENV
 from explore.study.report import answers_csv, report_json, study_report, summary_csv
 
 UNLOCKED_KEY = "study_results_unlocked"
+
+
+@st.cache_resource(show_spinner=False)
+def study_and_store(study_ref: str | None, database_url: str | None):
+    """Opened once per configuration (the arguments are the cache key), not on every rerun: opening
+    checks the schema in a write transaction, which would compete with participants' answers."""
+    study = configured_study(st.secrets)
+    return study, configured_store(study.name, st.secrets)
+
 
 st.title("Study results")
 expected = setting(PASSWORD_ENV, st.secrets)
@@ -33,9 +44,8 @@ if not st.session_state.get(UNLOCKED_KEY):
 unranked = st.radio("Unranked candidates count as", ["last", "mid"], horizontal=True, key="study_unranked",
                     format_func={"last": "rank 12 (as in the research)", "mid": "the fair mid-rank 9"}.get)
 try:
-    study = configured_study(st.secrets)
-    report, stored_study, answers = study_report(configured_store(study.name, st.secrets), study.name,
-                                                 AnalysisConfig(unranked=unranked))
+    study, store = study_and_store(setting(STUDY_ENV, st.secrets), setting(DATABASE_ENV, st.secrets))
+    report, stored_study, answers = study_report(store, study.name, AnalysisConfig(unranked=unranked))
 except AspectNavError as exc:
     st.error(str(exc))
     st.stop()

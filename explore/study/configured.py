@@ -29,14 +29,14 @@ def configured_store(study_name: str, secrets: Mapping | None = None) -> StudySt
 
 
 def open_study_flow(study_ref: str | None = None, database_url: str | None = None,
-                    corpus_loader: Callable | None = None) -> ParticipantFlow:
+                    corpus_loader: Callable | None = None, engine_loader: Callable | None = None) -> ParticipantFlow:
     """Study file → corpus → engine → checked study → store → flow; any refusal is an AspectNavError."""
     from explore.corpus import open_corpus
     from explore.study.engine_provider import engine_provider
 
     study = load_study(study_ref or DEFAULT_STUDY)
     corpus = (corpus_loader or open_corpus)(study.corpus)
-    provider = engine_provider(corpus)
+    provider = engine_provider(corpus, engine_loader)
     study = check_study(study, corpus, provider.known_spaces(), provider.known_kinds())
     return open_flow(study, open_store(study.name, StoreConfig(url=database_url)), provider, corpus)
 

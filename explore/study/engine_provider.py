@@ -1,6 +1,8 @@
 """Candidates from the real engine: explore.neighbours.Neighbourhood behind CandidateProvider."""
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from explore.corpus.model import Corpus
 from explore.study.definition import Source
 
@@ -24,8 +26,9 @@ class EngineProvider:
         return [n.id for n in self.neighbourhood.neighbours(seed, source.kind, k, weights)]
 
 
-def engine_provider(corpus: Corpus) -> EngineProvider:
-    """Every space of `corpus`, opened (and built on first use) by the engine."""
-    from explore.neighbours import Neighbourhood
+def engine_provider(corpus: Corpus, engine_loader: Callable | None = None) -> EngineProvider:
+    """Every space of `corpus`, opened (and built on first use) by the engine. The app passes its
+    cached engine as `engine_loader`, so the study and the explore pages share one copy in memory."""
+    from explore.columns import open_engine
 
-    return EngineProvider(Neighbourhood.open(corpus, progress=False))
+    return EngineProvider((engine_loader or open_engine)(corpus))

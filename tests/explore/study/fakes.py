@@ -31,7 +31,7 @@ class FakeProvider:
     """Deterministic proposals; `union` repeats the generic source's first pick, so one candidate
     is always credited to two sources."""
 
-    def __init__(self, corpus: Corpus):
+    def __init__(self, corpus: Corpus, engine_loader=None):  # the real provider's signature; no engine here
         self.ids = [a.id for a in corpus]
         self.calls = 0
 
