@@ -43,6 +43,11 @@ class AnswerRecord:
     candidates: tuple[Candidate, ...]
     answered_at: str = ""
 
+    @property
+    def rank_of(self) -> dict[str, int]:
+        """Article id → the rank the participant gave it (1 = best); unranked ids are absent."""
+        return {article_id: position for position, article_id in enumerate(self.ranking, start=1)}
+
 
 @dataclass(frozen=True)
 class SourceSummary:
@@ -101,21 +106,28 @@ class StudyReport:
         return asdict(self)
 
 
-def unranked_value(task: Task, policy: str | float) -> float:
-    nominal = task.nominal_candidates
-    if policy == "last":
-        return float(nominal)
-    if policy == "mid":
-        return (task.rank_depth + 1 + nominal) / 2
+def parse_unranked(policy: str | float) -> str | float:
+    """'last', 'mid' or a number (the rank every unranked candidate gets)."""
+    if policy in ("last", "mid"):
+        return policy
     try:
         return float(policy)
     except (TypeError, ValueError):
         raise AspectNavError(f"Unranked policy {policy!r}: use 'last', 'mid' or a number.") from None
 
 
+def unranked_value(task: Task, policy: str | float) -> float:
+    policy = parse_unranked(policy)
+    if policy == "last":
+        return float(task.nominal_candidates)
+    if policy == "mid":
+        return (task.rank_depth + 1 + task.nominal_candidates) / 2
+    return policy
+
+
 def source_scores(answer: AnswerRecord, unranked: float) -> dict[str, float]:
     """Mean rank of each source's candidates in one answer."""
-    rank = {article_id: position for position, article_id in enumerate(answer.ranking, start=1)}
+    rank = answer.rank_of
     ranks: dict[str, list[float]] = {}
     for candidate in answer.candidates:
         for source in candidate.sources:

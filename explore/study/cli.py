@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from explore.errors import AspectNavError
 from explore.study.definition import DEFAULT_STUDY
 
 
@@ -28,11 +29,11 @@ def register(subparsers) -> None:
 
 
 def _unranked(text: str) -> str | float:
-    if text in ("last", "mid"):
-        return text
+    from explore.study.analysis import parse_unranked
+
     try:
-        return float(text)
-    except ValueError:
+        return parse_unranked(text)
+    except AspectNavError:
         raise argparse.ArgumentTypeError("use last, mid or a number") from None
 
 

@@ -70,7 +70,7 @@ def answers_csv(study: StudyDefinition, answers: list[AnswerRecord]) -> str:
     writer = csv.DictWriter(out, fieldnames=ANSWER_FIELDS, lineterminator="\n")
     writer.writeheader()
     for answer in answers:
-        rank = {article_id: position for position, article_id in enumerate(answer.ranking, start=1)}
+        rank = answer.rank_of
         for candidate in answer.candidates:
             writer.writerow({
                 "participant": answer.participant, "task_id": answer.task_id, "task_type": types.get(answer.task_id, ""),
