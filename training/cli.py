@@ -10,10 +10,8 @@ from pathlib import Path
 
 from explore.errors import AspectNavError
 from explore.settings import data_home
-from training.config import HEADS, MODES, OBJECTIVES, SAMPLINGS, TrainingConfig
-from training.relevance import COMBINES
-
-CHOICES = {"combine": COMBINES, "objective": OBJECTIVES, "mode": MODES, "sampling": SAMPLINGS, "head": HEADS}
+from training.config import TrainingConfig
+from training.validation import CHOICES
 
 
 def _aspect_list(text: str) -> tuple[str, ...]:

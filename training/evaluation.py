@@ -14,8 +14,6 @@ from training.splits import ArticleSplit
 
 POOLS = ("test", "corpus")
 COMBINED = {"any": "union", "all": "intersection"}  # column prefix of a combined aspect group
-POOL_TITLES = {"test": "test pool (test articles only, the research's protocol)",
-               "corpus": "corpus pool (all articles, what the app shows)"}
 
 
 class AspectRetrievalEvaluator:

@@ -39,9 +39,10 @@ def triplet_dataset(corpus: Corpus, triplets: TripletSet, objective: str):
 
 
 def last_checkpoint(directory: Path) -> str | None:
-    found = sorted(directory.glob("checkpoint-*"), key=lambda p: int(p.name.split("-")[-1])) if directory.exists() \
-        else []
-    return str(found[-1]) if found else None
+    """The trainer's newest `checkpoint-N` folder (what `resume_from_checkpoint` takes), or None."""
+    from transformers.trainer_utils import get_last_checkpoint
+
+    return get_last_checkpoint(str(directory)) if Path(directory).is_dir() else None
 
 
 def train_full(config: TrainingConfig, corpus: Corpus, rule: RelevanceRule, triplets: TripletSet,

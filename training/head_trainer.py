@@ -65,11 +65,9 @@ class HeadTrainer:
             start, history = state["epoch"], state["history"]
             logger.info("Resuming %s from %s (epoch %d of %d)", config.run_name, checkpoint.name, start, config.epochs)
         n_columns = len(columns_for(config.objective))
-        self.triplets_ = None
         for epoch in range(start, config.epochs):
             began = time.perf_counter()
             triplets = self.sampler.sample(seed=config.seed * 1000 + epoch, per_anchor=config.triplets_per_anchor)
-            self.triplets_ = triplets
             order = np.random.default_rng(config.seed * 1000 + epoch).permutation(len(triplets))
             batches = [order[i:i + config.batch_size] for i in range(0, len(order), config.batch_size)]
             batches = [b for b in batches if len(b) >= 2]  # a lone anchor has no in-batch negative

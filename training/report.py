@@ -6,7 +6,8 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from training.evaluation import POOL_TITLES, POOLS
+from explore.reports import POOLS as POOL_TITLES
+from training.evaluation import POOLS
 
 
 def _cell(value: float | None) -> str:

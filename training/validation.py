@@ -10,14 +10,16 @@ from training.relevance import COMBINES
 from training.splits import ArticleSplit
 
 
+CHOICES = {"combine": COMBINES, "objective": OBJECTIVES, "mode": MODES, "sampling": SAMPLINGS, "head": HEADS}
+
+
 class TrainingInputError(AspectNavError):
     """The corpus, aspects or settings cannot produce a training run; the message says why."""
 
 
 def check_config(config: TrainingConfig) -> None:
     """Settings that are wrong whatever the corpus."""
-    choices = {"combine": COMBINES, "objective": OBJECTIVES, "mode": MODES, "sampling": SAMPLINGS, "head": HEADS}
-    for name, allowed in choices.items():
+    for name, allowed in CHOICES.items():
         if getattr(config, name) not in allowed:
             raise TrainingInputError(f"Unknown {name} {getattr(config, name)!r}; choose one of {', '.join(allowed)}.")
     if not config.aspects:

@@ -78,13 +78,6 @@ class Space:
 
         return load_encoder(self.encoder, base_dir=self.directory_)
 
-    def encoder_available(self) -> bool:
-        try:
-            self.load_encoder()
-        except AspectNavError:
-            return False
-        return True
-
     @property
     def index(self) -> VectorIndex:
         """The hnswlib index: loaded from its cache when there is a valid one, else built (and cached)."""
