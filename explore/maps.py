@@ -14,7 +14,6 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from explore.atomic_files import file_written_atomically
 from explore.corpus.model import Corpus
 from explore.settings import data_home
 
@@ -162,15 +162,8 @@ def project_sample(space_key: str, vectors: np.ndarray, sample: Sample,
 
 
 def _save_atomically(path: Path, **arrays) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".npz")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            np.savez(stream, **arrays)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with file_written_atomically(path, suffix=".npz") as staging, open(staging, "wb") as stream:
+        np.savez(stream, **arrays)
 
 
 def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, top: int = TOP_LABELS) -> list[str]:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import tempfile
 import threading
 from pathlib import Path
 
 import numpy as np
+
+from explore.atomic_files import file_written_atomically
 
 log = logging.getLogger(__name__)
 
@@ -61,17 +61,10 @@ class VectorIndex:
     def save(self, path: Path) -> None:
         """Write atomically with a sha256 sidecar: a truncated index must never reach hnswlib."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, staging = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
-        os.close(handle)
-        try:
-            self.index_.save_index(staging)
-            digest = file_sha256(Path(staging))
-            os.replace(staging, path)
-            _sidecar(path).write_text(digest)
-        finally:
-            if os.path.exists(staging):
-                os.remove(staging)
+        with file_written_atomically(path) as staging:
+            self.index_.save_index(str(staging))
+            digest = file_sha256(staging)
+        _sidecar(path).write_text(digest)
 
     @classmethod
     def load(cls, path: Path, dim: int, size: int, **params) -> "VectorIndex | None":

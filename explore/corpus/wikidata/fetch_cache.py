@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from explore.atomic_files import file_written_atomically
 from explore.settings import data_home
 
 
@@ -60,17 +60,10 @@ class FetchCache:
 
     @staticmethod
     def _write(path: Path, record: dict) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, staging = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                json.dump(record, out, ensure_ascii=False)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(staging, path)
-        except BaseException:
-            Path(staging).unlink(missing_ok=True)
-            raise
+        with file_written_atomically(path, suffix=".tmp") as staging, open(staging, "w", encoding="utf-8") as out:
+            json.dump(record, out, ensure_ascii=False)
+            out.flush()
+            os.fsync(out.fileno())
 
 
 class NoCache(FetchCache):
