@@ -1,7 +1,7 @@
 """The app's speed targets on the vital corpus with the shipped spaces:
 first page render on a fresh data home (< 10 s) and the server time of a seed change (< 300 ms).
 
-    python -m benchmarks.app_seed_change [--seeds 30]     (or: python -m benchmarks app_seed_change)
+    python -m benchmarks app_seed_change
 
 First render: a fresh process and an empty $ASPECTNAV_HOME (the vital corpus is built, the shipped
 spaces verified and opened) running the Explore page for one seed through streamlit's AppTest.
@@ -10,17 +10,15 @@ Seed change: in the same session, a new seed via the URL and a full rerun of the
 """
 from __future__ import annotations
 
-import argparse
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import Row
+from benchmarks.common import Row, percentiles_ms
 
 REPO = Path(__file__).resolve().parent.parent
 FIRST_RENDER = """
@@ -68,12 +66,6 @@ def seed_changes(count: int) -> tuple[list[float], list[float]]:
     return page, columns
 
 
-def summary(times: list[float]) -> str:
-    ordered = sorted(times)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
-    return f"median {statistics.median(times) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, max {max(times) * 1000:.0f} ms"
-
-
 def run(quick: bool = False) -> list[Row]:
     seeds = 5 if quick else 30
     saved = os.environ.get("ASPECTNAV_HOME")
@@ -88,33 +80,13 @@ def run(quick: bool = False) -> list[Row]:
                 os.environ.pop("ASPECTNAV_HOME", None)
             else:
                 os.environ["ASPECTNAV_HOME"] = saved
-
-    def p95(times):
-        return sorted(times)[min(len(times) - 1, int(0.95 * len(times)))]
+    page_p50, page_p95 = percentiles_ms(page)
 
     return [
         Row("app", "first render on a fresh data home (target < 10 s)", cold, warm, "s", "second start, caches warm",
             notes="AppTest of the Explore page for one seed in a new process: corpus built, shipped spaces opened"),
-        Row("app", f"seed change, whole Explore page, p95 of {seeds} seeds (target < 300 ms)", p95(page) * 1000,
-            p95(columns) * 1000, "ms", "the same columns by direct calls", spread=f"median page {statistics.median(page) * 1000:.0f} ms",
+        Row("app", f"seed change, whole Explore page, p95 of {seeds} seeds (target < 300 ms)", page_p95,
+            percentiles_ms(columns)[1], "ms", "the same columns by direct calls", spread=f"p50 page {page_p50:.0f} ms",
             notes="all 7 columns: links, generic, country, occupation, topic, union, intersection"),
     ]
 
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=30)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as home:
-        cold = first_render(Path(home))
-        warm = first_render(Path(home))
-        os.environ["ASPECTNAV_HOME"] = home
-        page, columns = seed_changes(args.seeds)
-    print(f"first render, fresh data home (corpus built, shipped spaces opened): {cold:.1f} s  (target < 10 s)")
-    print(f"first render, second start (corpus and indexes cached):            {warm:.1f} s")
-    print(f"seed change, whole Explore page rerun ({args.seeds} seeds): {summary(page)}  (target < 300 ms)")
-    print(f"seed change, all columns only:                   {summary(columns)}")
-
-
-if __name__ == "__main__":
-    main()

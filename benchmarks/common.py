@@ -5,7 +5,7 @@ import platform
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Callable
+from collections.abc import Callable, Sequence
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,14 @@ class Timing:
         return f"{self.low:.4g}..{self.high:.4g}"
 
 
+def percentiles_ms(seconds: Sequence[float]) -> tuple[float, float]:
+    """p50 and p95 of timings given in seconds, in milliseconds (numpy's linear interpolation)."""
+    import numpy as np
+
+    ms = np.asarray(seconds, dtype=float) * 1000
+    return float(np.percentile(ms, 50)), float(np.percentile(ms, 95))
+
+
 def timed(fn: Callable[[], object], repeats: int = 5, warmup: int = 1) -> Timing:
     for _ in range(warmup):
         fn()
@@ -31,9 +39,8 @@ def timed(fn: Callable[[], object], repeats: int = 5, warmup: int = 1) -> Timing
         start = time.perf_counter()
         fn()
         samples.append(time.perf_counter() - start)
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return Timing(statistics.median(samples), p95, ordered[0], ordered[-1], len(samples))
+    return Timing(statistics.median(samples), percentiles_ms(samples)[1] / 1000, min(samples), max(samples),
+                  len(samples))
 
 
 @dataclass

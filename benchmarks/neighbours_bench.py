@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from benchmarks.common import Row
+from benchmarks.common import Row, percentiles_ms
 from explore.corpus import open_corpus
 from explore.encoders import load_encoder
 from explore.neighbours import Neighbourhood
@@ -25,12 +25,8 @@ from explore.spaces.vector_index import EF_CONSTRUCTION, EF_SEARCH, HNSW_M, Vect
 GROUP = "neighbours"
 
 
-def _ms(seconds: list[float]) -> tuple[float, float]:
-    ms = np.array(seconds) * 1000
-    return float(np.percentile(ms, 50)), float(np.percentile(ms, 95))
-
-
-def bench_index(generic: Space, seeds: np.ndarray) -> list[Row]:
+def bench_index(generic: Space, seeds: np.ndarray) -> tuple[list[Row], float]:
+    """Rows for the index, and the exact search's p95 (ms): the peer of every kind's row."""
     emb = generic.embeddings_
     start = time.perf_counter()
     built = VectorIndex().fit(emb)
@@ -45,7 +41,7 @@ def bench_index(generic: Space, seeds: np.ndarray) -> list[Row]:
         start = time.perf_counter()
         truths.append(set(exact_query(emb, emb[row], 11)[0]) - {row})
         exact_times.append(time.perf_counter() - start)
-    exact_p50, exact_p95 = _ms(exact_times)
+    exact_p50, exact_p95 = percentiles_ms(exact_times)
     sweep, used = [], None
     for ef in (16, 32, EF_SEARCH, 128):
         hits, times = 0.0, []
@@ -54,12 +50,12 @@ def bench_index(generic: Space, seeds: np.ndarray) -> list[Row]:
             rows, _ = built.query(emb[row], 11, ef=ef)
             times.append(time.perf_counter() - start)
             hits += len((set(rows) - {row}) & truth) / len(truth)
-        p50, p95 = _ms(times)
+        p50, p95 = percentiles_ms(times)
         sweep.append(f"ef={ef}: recall {hits / len(seeds):.4f}, p50 {p50:.2f} ms")
         if ef == EF_SEARCH:
             used = (hits / len(seeds), p50, p95)
     params = f"M={HNSW_M}, ef_construction={EF_CONSTRUCTION}, ef_search={EF_SEARCH}"
-    return [
+    rows = [
         Row(GROUP, f"hnswlib recall@10 vs exact ({params})", used[0], 1.0, "", "exact numpy search",
             lower_is_better=False, notes=f"{len(seeds)} seeds; " + "; ".join(sweep)),
         Row(GROUP, "top-10 query time, generic 10k x 384", used[1], exact_p50, "ms", "exact numpy search",
@@ -67,6 +63,7 @@ def bench_index(generic: Space, seeds: np.ndarray) -> list[Row]:
         Row(GROUP, "index load (sha256 check + hnswlib load)", statistics.median(loads) * 1000, build_s * 1000, "ms",
             "building the index", spread=f"{min(loads) * 1000:.0f}..{max(loads) * 1000:.0f}"),
     ]
+    return rows, exact_p95
 
 
 def bench_kinds(engine: Neighbourhood, seeds: np.ndarray, exact_p95: float) -> list[Row]:
@@ -82,7 +79,7 @@ def bench_kinds(engine: Neighbourhood, seeds: np.ndarray, exact_p95: float) -> l
             else:
                 engine.neighbours(seed, kind, 10, weights if kind == "blend" else None)
             times.append(time.perf_counter() - start)
-        p50, p95 = _ms(times)
+        p50, p95 = percentiles_ms(times)
         rows.append(Row(GROUP, f"neighbours p95, kind={kind}", p95, exact_p95, "ms", "one exact numpy top-k",
                         spread=f"p50 {p50:.2f}", notes="every kind together" if kind == "all" else ""))
     return rows
@@ -152,20 +149,10 @@ def run(quick: bool = False) -> list[Row]:
     generic = registry.open("generic")
     generic.index  # noqa: B018 - load, or build and cache
     seeds = np.random.default_rng(1).choice(len(corpus), 30 if quick else 300, replace=False)
-    rows = bench_index(generic, seeds)
-    exact_p95 = float(rows[1].spread.split("exact ")[1])
+    rows, exact_p95 = bench_index(generic, seeds)
     rows += bench_kinds(Neighbourhood(corpus, dict(registry.open_all())), seeds, exact_p95)
     rows += bench_cold_start(1 if quick else 3)
     rows += bench_encode(corpus, 16 if quick else 300, 1 if quick else 3)
     rows += bench_cpu_bf16(corpus, 8 if quick else 48)
     return rows
 
-
-def main() -> None:
-    from benchmarks.__main__ import table
-
-    print(table(run(quick="--quick" in sys.argv)))
-
-
-if __name__ == "__main__":
-    main()

@@ -11,7 +11,7 @@ import numpy as np
 
 from benchmarks.common import Row
 from benchmarks.data import clustered_vectors
-from explore.spaces.vector_index import EF_CONSTRUCTION, EF_SEARCH, HNSW_M, VectorIndex
+from explore.spaces.vector_index import EF_CONSTRUCTION, EF_SEARCH, HNSW_M, VectorIndex, exact_query
 
 DIM = 384
 K = 10
@@ -21,12 +21,6 @@ WIKIPEDIA_ARTICLES = 6_800_000
 
 def _rss_gib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
-
-
-def _exact_top(vectors: np.ndarray, query: np.ndarray, k: int) -> np.ndarray:
-    scores = vectors @ query
-    top = np.argpartition(-scores, k)[:k]
-    return top[np.argsort(-scores[top])]
 
 
 def measure(n: int, ef_construction: int, queries: int = QUERIES) -> dict:
@@ -48,7 +42,7 @@ def measure(n: int, ef_construction: int, queries: int = QUERIES) -> dict:
         rows, _ = index.query(q, K)
         ours_times.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        truth = _exact_top(vectors, q, K)
+        truth = exact_query(vectors, q, K)[0]
         exact_times.append(time.perf_counter() - t0)
         hits += len(set(rows.tolist()) & set(truth.tolist()))
     recall_by_ef = {}
@@ -56,7 +50,7 @@ def measure(n: int, ef_construction: int, queries: int = QUERIES) -> dict:
         found, probes = 0, qs[:50]
         for q in probes:
             rows, _ = index.query(q, K, ef=ef)
-            found += len(set(rows.tolist()) & set(_exact_top(vectors, q, K).tolist()))
+            found += len(set(rows.tolist()) & set(exact_query(vectors, q, K)[0].tolist()))
         recall_by_ef[ef] = found / (K * len(probes))
     return {
         "n": n,
