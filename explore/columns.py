@@ -107,9 +107,9 @@ def explore_columns(corpus: Corpus, engine: Neighbourhood | None, seed: Article 
     """One column per kind for an article seed (or a free-text seed), plus a custom blend column
     when `blend` has a positive weight. A kind that cannot answer yields an empty column whose
     note says why, instead of failing the whole view."""
-    kinds = column_kinds(engine) if engine is not None else ([LINKS] if corpus.provenance.links != "none" else [])
-    requests = [(kind, column_heading(kind), None) for kind in kinds]
-    if engine is not None and blend and any(w > 0 for w in blend.values()):
+    engine = engine if engine is not None else Neighbourhood(corpus, {})  # no spaces: links still answer
+    requests = [(kind, column_heading(kind), None) for kind in column_kinds(engine)]
+    if engine.spaces and blend and any(w > 0 for w in blend.values()):
         mix = " + ".join(f"{w:g} {name}" for name, w in blend.items() if w > 0)
         requests.append((BLEND, f"{column_heading(CUSTOM)}: {mix}", dict(blend)))
     columns = []
@@ -118,9 +118,7 @@ def explore_columns(corpus: Corpus, engine: Neighbourhood | None, seed: Article 
             columns.append(Column(kind, heading, note="Links need an article seed."))
             continue
         try:
-            if kind == LINKS and engine is None:
-                results = [_LinkResult(i) for i in dict.fromkeys(seed.links) if i in corpus and i != seed.id][:k]
-            elif seed is not None:
+            if seed is not None:
                 results = engine.neighbours(seed, kind, k, weights)
             else:
                 results = engine.neighbours_for_text(text, kind, k, weights)
@@ -130,11 +128,3 @@ def explore_columns(corpus: Corpus, engine: Neighbourhood | None, seed: Article 
         columns.append(_column(corpus, CUSTOM if kind == BLEND else kind, heading, results, seed))
     return columns
 
-
-@dataclass(frozen=True)
-class _LinkResult:
-    """A link when no engine could be opened: the links column still works."""
-
-    id: str
-    score: None = None
-    shared: None = None

@@ -72,3 +72,21 @@ def test_free_text_without_an_encoder_says_so_per_column(app):
 def test_corpus_without_aspects_shows_links_and_generic_only(app):
     at = app(corpus="plain", seed="Person 2")
     assert headings(at) == ["**Wikipedia links**", "**generic**"]
+
+
+def test_k_and_blend_survive_a_visit_to_maps(app):
+    at = app(seed="Person 3")
+    at.sidebar.slider(key="k").set_value(8).run()
+    at.sidebar.slider(key="blend_country").set_value(0.5).run()
+    at.switch_page("pages/maps.py").run()
+    at.run()  # a second rerun on Maps, where the k and blend widgets are not drawn
+    assert at.query_params["k"] == "8" and at.query_params["blend"] == "country:0.5"
+    at.switch_page("pages/explore.py").run()
+    assert at.sidebar.slider(key="k").value == 8 and at.sidebar.slider(key="blend_country").value == 0.5
+    assert len(cards(at, "generic")) == 8
+
+
+def test_switching_corpus_starts_without_the_old_seed(app):
+    at = app(seed="Person 3")
+    at.sidebar.selectbox(key="corpus_picker").select("plain").run()
+    assert "seed" not in at.query_params and "Pick a seed" in at.info[0].value
