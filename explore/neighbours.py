@@ -104,8 +104,13 @@ class Neighbourhood:
                        weights: Mapping[str, float] | None = None) -> dict[str, list[Neighbour]]:
         """Every available kind (blend only when `weights` are given), in `available_kinds` order."""
         article = self.resolve_seed(seed)
-        kinds = [kind for kind in self.available_kinds() if kind != BLEND or weights]
-        return {kind: self.neighbours(article, kind, k, weights if kind == BLEND else None) for kind in kinds}
+        return {kind: self.neighbours(article, kind, k, weights if kind == BLEND else None)
+                for kind in self.query_kinds(weights)}
+
+    def query_kinds(self, weights: Mapping[str, float] | None = None, for_text: bool = False) -> list[str]:
+        """The kinds an "every kind" query covers: blend only with weights, links only for an article."""
+        return [kind for kind in self.available_kinds()
+                if (kind != BLEND or weights) and not (for_text and kind == LINKS)]
 
     # -- internals -------------------------------------------------------------------------------
 
@@ -127,10 +132,8 @@ class Neighbourhood:
             return {name: 1.0}
         if prefix in ("generic", "aspect", "union", "intersection"):
             matches = [s.name for s in self.spaces.values() if s.kind == prefix and (not name or s.name == name)]
-            if prefix == "generic" and not name and "generic" in matches:
-                matches = ["generic"]
             if matches:
-                return {sorted(matches, key=lambda n: n != prefix)[0]: 1.0}
+                return {sorted(matches, key=lambda n: n != prefix)[0]: 1.0}  # the space named like its kind first
             what = f"{prefix} space named {name!r}" if name else f"{prefix} space"
             raise UnknownSpaceError(f"Corpus {self.corpus.name!r} has no {what}. {self._inventory()}")
         raise InvalidQueryError(f"Unknown kind {kind!r}. {self._inventory()}")

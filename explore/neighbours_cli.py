@@ -30,8 +30,7 @@ def _neighbours(args) -> int:
     corpus = open_corpus(args.corpus)
     engine = Neighbourhood.open(corpus)
     if args.text:
-        kinds = [k for k in engine.available_kinds() if k not in ("links", BLEND) or (k == BLEND and weights)] \
-            if kind == ALL else [kind]
+        kinds = engine.query_kinds(weights, for_text=True) if kind == ALL else [kind]
         columns = {k: engine.neighbours_for_text(args.seed, k, args.k, weights if k == BLEND else None) for k in kinds}
         heading = f"Neighbours of the text {args.seed!r}"
     else:
