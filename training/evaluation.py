@@ -82,7 +82,7 @@ class AspectRetrievalEvaluator:
             for pool_name, pool in self.pools().items():
                 scores = retrieval_metrics(embeddings, rule.matrix, seeds, pool, self.k)
                 metrics.update({f"{pool_name}/{column}/{name}": value for name, value in scores.items()})
-            metrics[f"test/{column}/agts"] = agts(embeddings, rule.matrix, seeds, self.agts_pairs, self.split.seed)
+            metrics[f"test/{column}/agts"] = agts(embeddings, rule.pairs, seeds, self.agts_pairs, self.split.seed)
             if self.reference is not None and len(rule.aspects) == 1:
                 metrics[f"corpus/{column}/overlap@{self.overlap_k}"] = neighbour_overlap(
                     self.reference, embeddings, seeds, np.arange(len(self.corpus)), self.overlap_k)

@@ -1,7 +1,8 @@
 """Retrieval metrics on an embedding matrix: P/R/MRR/MAP@k, AgTS and neighbour overlap.
 
 Rows of `embeddings` follow the corpus order; embeddings are L2-normalised here, so dot = cosine.
-`relevance(rows_a, rows_b)` returns the bool matrix of who is relevant to whom (see relevance.py).
+`relevance(rows_a, rows_b)` returns the bool matrix of who is relevant to whom, and
+`pair_relevance(rows_a, rows_b)` the bool vector for the pairs (rows_a[i], rows_b[i]) (see relevance.py).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 from scipy.stats import spearmanr
 
 Relevance = Callable[[np.ndarray, np.ndarray], np.ndarray]
+PairRelevance = Callable[[np.ndarray, np.ndarray], np.ndarray]
 CHUNK = 256
 
 
@@ -77,7 +79,8 @@ def retrieval_metrics(embeddings: np.ndarray, relevance: Relevance, seeds: np.nd
     return metrics
 
 
-def agts(embeddings: np.ndarray, relevance: Relevance, rows: np.ndarray, pairs: int = 20000, seed: int = 0) -> float:
+def agts(embeddings: np.ndarray, pair_relevance: PairRelevance, rows: np.ndarray, pairs: int = 20000,
+         seed: int = 0) -> float:
     """Aspect-guided textual similarity (SentiCSE's SgTS for any aspect): Spearman between the cosine
     of sampled article pairs and whether they share a label (0/1)."""
     rows = np.asarray(rows)
@@ -90,7 +93,7 @@ def agts(embeddings: np.ndarray, relevance: Relevance, rows: np.ndarray, pairs: 
     a, b = a[keep], b[keep]
     embeddings = normalise(embeddings)
     cosine = np.einsum("ij,ij->i", embeddings[a], embeddings[b])
-    same = np.concatenate([np.diag(relevance(a[i:i + CHUNK], b[i:i + CHUNK])) for i in range(0, len(a), CHUNK)])
+    same = np.asarray(pair_relevance(a, b), dtype=bool)
     if same.all() or not same.any():
         return float("nan")
     return float(spearmanr(cosine, same.astype(np.float64)).statistic)

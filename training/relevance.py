@@ -61,6 +61,11 @@ class LabelIndex:
         m = self.matrix[aspect]
         return (m[np.asarray(rows_a)] @ m[np.asarray(rows_b)].T).toarray() > 0
 
+    def shares_pairwise(self, aspect: str, rows_a: np.ndarray, rows_b: np.ndarray) -> np.ndarray:
+        """Bool vector: rows_a[i] and rows_b[i] share at least one label of `aspect`."""
+        m = self.matrix[aspect]
+        return np.asarray(m[np.asarray(rows_a)].multiply(m[np.asarray(rows_b)]).sum(axis=1)).ravel() > 0
+
 
 @dataclass(frozen=True)
 class RelevanceRule:
@@ -72,6 +77,13 @@ class RelevanceRule:
 
     def matrix(self, rows_a: Sequence[int], rows_b: Sequence[int]) -> np.ndarray:
         per_aspect = [self.index.shares(a, rows_a, rows_b) for a in self.aspects]
+        if self.combine == "intersection":
+            return np.logical_and.reduce(per_aspect)
+        return np.logical_or.reduce(per_aspect)
+
+    def pairs(self, rows_a: Sequence[int], rows_b: Sequence[int]) -> np.ndarray:
+        """`matrix`'s diagonal without the matrix: relevance of each pair (rows_a[i], rows_b[i])."""
+        per_aspect = [self.index.shares_pairwise(a, rows_a, rows_b) for a in self.aspects]
         if self.combine == "intersection":
             return np.logical_and.reduce(per_aspect)
         return np.logical_or.reduce(per_aspect)
