@@ -75,11 +75,10 @@ def cmd_train(args: argparse.Namespace) -> int:
 
     configs = configs_from(args)
     corpus = open_corpus(configs[0].corpus)
-    for config in configs:  # every run's input is checked before the first one trains
-        prepare(config, corpus)
-    for config in configs:
+    prepared = [prepare(config, corpus) for config in configs]  # every run's input is checked before any trains
+    for config, inputs in zip(configs, prepared):
         began = time.perf_counter()
-        run = train(config, corpus=corpus, progress=not args.quiet, force=args.force)
+        run = train(config, corpus=corpus, progress=not args.quiet, force=args.force, prepared=inputs)
         info = run.info
         primary = ", ".join(f"{k} {v:.3f}" for k, v in info.get("primary_metric", {}).items())
         print(f"space {config.space_name}: {primary} (trained in {info.get('train_seconds')} s, "

@@ -38,13 +38,14 @@ def prepare(config: TrainingConfig, corpus: Corpus):
 
 
 def train(config: TrainingConfig, corpus: Corpus | None = None, generic: np.ndarray | None = None,
-          progress: bool = True, force: bool = False, export: bool = True) -> Run:
+          progress: bool = True, force: bool = False, export: bool = True, prepared: tuple | None = None) -> Run:
     """Train (or resume) the run `config.run_name` and build its space; a finished run with the same
     config is kept as is. `generic` (tests) replaces the engine's generic space; `export=False` builds
-    no engine space and evaluates the model's own embeddings."""
+    no engine space and evaluates the model's own embeddings; `prepared` is what `prepare` returned
+    for this config and corpus (the CLI checks every run first and does not sample twice)."""
     check_config(config)
     corpus = corpus if corpus is not None else open_corpus(config.corpus)
-    split, rule, sampler, triplets = prepare(config, corpus)
+    split, rule, sampler, triplets = prepared or prepare(config, corpus)
     run = Run.named(config.run_name)
     if (run.path / "config.json").exists():
         if not run.config.same_training(config):
@@ -64,18 +65,18 @@ def train(config: TrainingConfig, corpus: Corpus | None = None, generic: np.ndar
 
         trainer = HeadTrainer(config, rule, sampler, generic, run.checkpoints, progress=progress).fit()
         encoder_dir = trainer.head_.save(run.path / HEAD_DIR)
-        projected, history = trainer.head_.transform(generic), trainer.history_
+        history = trainer.history_
     else:
         from training.full_trainer import train_full
 
         encoder_dir = train_full(config, corpus, rule, triplets, run.checkpoints, run.path / MODEL_DIR, progress)
-        projected, history = None, []
+        history = []
     trained = time.perf_counter() - began
     space: Space | None = export_space(config, corpus, encoder_dir, progress) if export else None
     if space is not None:
         embeddings = space.embeddings_
-    elif projected is not None:
-        embeddings = projected
+    elif config.mode == "head":
+        embeddings = trainer.head_.transform(generic)
     else:  # a full-mode model without a space: encode the corpus for the evaluation
         from explore.encoders import load_encoder
         from explore.spaces import article_text

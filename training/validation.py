@@ -44,6 +44,7 @@ def check_config(config: TrainingConfig) -> None:
 def check_corpus(corpus: Corpus, config: TrainingConfig, split: ArticleSplit) -> None:
     """Aspects that exist and carry at least two labels, no singleton label, both split halves usable."""
     known = corpus.aspect_names
+    kept: dict[str, set[str]] = {}  # labels that training counts (those below --drop-labels-below are absent)
     for aspect in config.aspects:
         if aspect not in known:
             raise TrainingInputError(
@@ -51,6 +52,7 @@ def check_corpus(corpus: Corpus, config: TrainingConfig, split: ArticleSplit) ->
         counts = corpus.label_counts(aspect)
         if config.drop_labels_below:
             counts = {label: n for label, n in counts.items() if n >= config.drop_labels_below}
+        kept[aspect] = set(counts)
         if len(counts) < 2:
             raise TrainingInputError(
                 f"Aspect {aspect!r} has {len(counts)} label(s); contrastive training needs at least 2.")
@@ -62,7 +64,7 @@ def check_corpus(corpus: Corpus, config: TrainingConfig, split: ArticleSplit) ->
                 "share them. Fix the labels or pass --drop-labels-below 2 to treat them as absent.")
     for half, rows in (("train", split.train), ("test", split.test)):
         for aspect in config.aspects:
-            labelled = sum(1 for row in rows if corpus.articles[row].labels(aspect))
+            labelled = sum(1 for row in rows if kept[aspect].intersection(corpus.articles[row].labels(aspect)))
             if labelled == 0:
                 raise TrainingInputError(
                     f"The {half} split ({len(rows)} articles, seed {split.seed}, test fraction {split.test_fraction}) "

@@ -37,6 +37,12 @@ def test_empty_split():
     expect_error(TrainingConfig(aspects=("country",), test_fraction=0.02), corpus, "test split.*no article labelled")
 
 
+def test_a_split_labelled_only_with_dropped_labels_counts_as_unlabelled():
+    corpus = corpus_of([("France",)] * 3 + [("Japan",)] * 3 + [(f"Land {i}",) for i in range(40)])
+    expect_error(TrainingConfig(aspects=("country",), test_fraction=0.02, drop_labels_below=2), corpus,
+                 "test split.*no article labelled")
+
+
 def test_combine_needs_matching_aspect_count(fixture_corpus):
     expect_error(TrainingConfig(aspects=("country",), combine="union"), fixture_corpus, "at least two aspects")
     expect_error(TrainingConfig(aspects=("country", "occupation")), fixture_corpus, "one aspect per run")
