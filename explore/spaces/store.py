@@ -54,10 +54,13 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
         if space.directory_:  # shipping a trained space keeps its split, seed and metrics
             copy_training_record(Path(space.directory_), staging)
         stored = space.embeddings_.astype(STORED_DTYPE)
-        np.save(staging / EMBEDDINGS_FILE, stored, allow_pickle=False)
-        digest = file_sha256(staging / EMBEDDINGS_FILE)
-        if not with_embeddings:
-            (staging / EMBEDDINGS_FILE).unlink()
+        if with_embeddings:
+            np.save(staging / EMBEDDINGS_FILE, stored, allow_pickle=False)
+            digest = file_sha256(staging / EMBEDDINGS_FILE)
+        else:  # the digest of what the file would hold: a regenerated head can be checked bit for bit
+            buffer = io.BytesIO()
+            np.save(buffer, stored, allow_pickle=False)
+            digest = hashlib.sha256(buffer.getbuffer()).hexdigest()
         manifest = {
             "format_version": FORMAT_VERSION,
             "name": space.name,
