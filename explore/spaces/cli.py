@@ -27,17 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _list(args) -> int:
     from explore.corpus import open_corpus
-    from explore.spaces import SpaceUnusable, spaces_for
-    from explore.spaces.store import read_manifest
+    from explore.spaces import spaces_for
 
     registry = spaces_for(open_corpus(args.corpus))
     for name in registry.names():
         rows = []
-        for where, directory in (("home", registry.home / name), ("shipped", registry.shipped / name)):
-            try:
-                manifest = read_manifest(directory)
-            except SpaceUnusable:
-                continue
+        for where, _, manifest in registry.stored(name):
             shape = "x".join(map(str, manifest["embeddings"]["shape"]))
             fresh = "current" if manifest["corpus_hash"] == registry.corpus.content_hash else "stale corpus"
             rows.append(f"{where}: {manifest['kind']}, encoder {manifest['encoder']}, {shape}, {fresh}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,13 +99,17 @@ class SpaceRegistry:
                 log.warning("Space %r left out: %s", name, exc)
         return spaces
 
-    def definition(self, name: str) -> SpaceDefinition:
-        """How to (re)build `name`: from the first readable manifest, else the defaults."""
-        for directory in (self.home / name, self.shipped / name):
+    def stored(self, name: str) -> Iterator[tuple[str, Path, dict]]:
+        """(where, directory, manifest) of each readable stored copy of `name`: data home first, then shipped."""
+        for where, directory in (("home", self.home / name), ("shipped", self.shipped / name)):
             try:
-                manifest = read_manifest(directory)
+                yield where, directory, read_manifest(directory)
             except SpaceUnusable:
                 continue
+
+    def definition(self, name: str) -> SpaceDefinition:
+        """How to (re)build `name`: from the first readable manifest, else the defaults."""
+        for _, directory, manifest in self.stored(name):
             return SpaceDefinition(name, manifest["kind"], manifest["encoder"], tuple(manifest.get("aspects") or ()),
                                    base_dir=directory)
         if name in DEFAULT_SPACES:
@@ -159,9 +164,8 @@ class SpaceRegistry:
         return None
 
     def _stored_manifest(self, name: str) -> dict:
-        for directory in (self.home / name, self.shipped / name):
-            if (directory / MANIFEST_FILE).exists():
-                return read_manifest(directory)
+        for _, _, manifest in self.stored(name):
+            return manifest
         if name in DEFAULT_SPACES:  # not built yet: building it is what the head needs anyway
             from explore.encoders import load_encoder
 
