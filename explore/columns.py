@@ -5,13 +5,14 @@ The only module the app uses to ask the neighbour engine (explore/neighbours.py)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
 import numpy as np
 
 from explore.cards import Card, card_for
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
+from explore.maps import MapPoints, ProjectionParams, Sample, map_points, project_sample, select_sample
 from explore.neighbours import BLEND, LINKS, Neighbourhood
 
 CUSTOM = "custom"
@@ -76,6 +77,30 @@ def space_key(engine: Neighbourhood, name: str) -> str:
 def neighbour_ids(engine: Neighbourhood, seed: Article, name: str, k: int) -> list[str]:
     """The seed's k neighbours in the space called `name`."""
     return [n.id for n in engine.neighbours(seed, f"space:{name}", k)]
+
+
+@dataclass(frozen=True)
+class MapPlan:
+    """What two side-by-side maps share: one sample, which always holds the seed and its neighbours."""
+
+    sample: Sample
+    neighbours: dict[str, list[str]]  # space name -> the seed's k neighbour ids in it
+
+
+def map_plan(engine: Neighbourhood, seed: Article | None, names: Sequence[str], k: int, size: int) -> MapPlan:
+    corpus = engine.corpus
+    neighbours = {name: neighbour_ids(engine, seed, name, k) if seed else [] for name in names}
+    required = ([corpus.position[seed.id]] if seed else []) + [corpus.position[i] for ids in neighbours.values()
+                                                                for i in ids]
+    return MapPlan(select_sample(len(corpus), int(size), required), neighbours)
+
+
+def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | None, colour_aspect: str | None,
+             params: ProjectionParams = ProjectionParams()) -> MapPoints:
+    """The points of one space's map: t-SNE of the sample (cached on disk), seed and neighbours marked."""
+    coords, method, cached = project_sample(space_key(engine, name), space_vectors(engine, name), plan.sample, params)
+    return map_points(engine.corpus, plan.sample, coords, colour_aspect, seed.id if seed else None,
+                      plan.neighbours[name], method, cached)
 
 
 def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None) -> str:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explore.columns import map_spaces, missing_spaces_hint, neighbour_ids, space_key, space_label, space_vectors
-from explore.maps import DEFAULT_SAMPLE, ProjectionParams, map_points, project_sample, select_sample
+from explore.columns import map_plan, map_side, map_spaces, missing_spaces_hint, space_label
+from explore.maps import DEFAULT_SAMPLE
 from pages.common import open_seed_page, seed_article, seed_picker, set_seed, view_blend, view_k, write_url
 from pages.figures import colour_map, map_figure, selected_article
 
@@ -40,10 +40,8 @@ if size > len(corpus):
 hint = missing_spaces_hint(corpus, engine)
 if hint:
     st.caption(hint)
-neighbours = {name: neighbour_ids(engine, seed, name, k) if seed else [] for name in (left, right)}
-required = ([corpus.position[seed.id]] if seed else []) + [corpus.position[i] for ids in neighbours.values() for i in ids]
-sample = select_sample(len(corpus), int(size), required)
-params = ProjectionParams()
+plan = map_plan(engine, seed, (left, right), k, size)
+sample = plan.sample
 st.caption(f"{len(sample.rows):,} articles, the same in both maps. Hover for title and labels; the ★ is the seed, "
            f"◇ its {k} nearest neighbours in that space; click a point to make it the seed. "
            f"Seed and neighbours outside the random sample are placed beside their nearest sampled articles.")
@@ -61,10 +59,8 @@ for side, (place, kind) in enumerate(zip(columns, (left, right))):
     with place:
         with st.spinner(f"Projecting {len(sample.base):,} articles of the {label(kind)} (t-SNE; cached "
                         f"on disk afterwards)…"):
-            coords, method, cached = project_sample(space_key(engine, kind), space_vectors(engine, kind), sample, params)
-        points = map_points(corpus, sample, coords, colour_aspect if aspects else None,
-                            seed.id if seed else None, neighbours[kind], method, cached)
+            points = map_side(engine, plan, kind, seed, colour_aspect if aspects else None)
         legends.append(points.legend)
         key = f"map-{side}-{kind}-{seed.id if seed else ''}"
-        st.plotly_chart(map_figure(points, f"{label(kind)} ({method})", colour_map(points.legend)),
+        st.plotly_chart(map_figure(points, f"{label(kind)} ({points.method})", colour_map(points.legend)),
                         key=key, on_select=lambda key=key: reseed_from(key), selection_mode="points")
