@@ -5,7 +5,7 @@ With ASPECTNAV_STUDY_ONLY=1 an instance serves a user study: participants see th
 import streamlit as st
 
 from explore.errors import AspectNavError
-from explore.study.instance_settings import study_only
+from study.instance_settings import study_only
 
 st.set_page_config(page_title="AspectNav", page_icon=":material/explore:", layout="wide")
 

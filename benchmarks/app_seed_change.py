@@ -42,7 +42,7 @@ def first_render(home: Path) -> float:
 def seed_changes(count: int) -> tuple[list[float], list[float]]:
     from streamlit.testing.v1 import AppTest
 
-    from explore.columns import explore_columns, open_engine
+    from app_views.columns import explore_columns, open_engine
     from explore.corpus import open_corpus
 
     corpus = open_corpus("vital")

@@ -19,6 +19,7 @@ from benchmarks.common import Row, percentiles_ms
 from explore.corpus import open_corpus
 from explore.encoders import load_encoder
 from explore.neighbours import Neighbourhood
+from explore.query import Blend, Query
 from explore.spaces import Space, article_text, spaces_for
 from explore.spaces.vector_index import EF_CONSTRUCTION, EF_SEARCH, HNSW_M, VectorIndex, exact_query
 
@@ -68,16 +69,16 @@ def bench_index(generic: Space, seeds: np.ndarray) -> tuple[list[Row], float]:
 
 def bench_kinds(engine: Neighbourhood, seeds: np.ndarray, exact_p95: float) -> list[Row]:
     corpus, rows = engine.corpus, []
-    weights = {"country": 0.4, "occupation": 0.4, "generic": 0.2}
-    for kind in [k for k in engine.available_kinds() if k != "blend"] + ["blend", "all"]:
+    blend = Blend.parse("country:0.4,occupation:0.4,generic:0.2")
+    for kind in [*engine.available_queries(), Query.blended(blend), "all"]:
         times = []
         for row in seeds:
             seed = corpus.articles[row]
             start = time.perf_counter()
             if kind == "all":
-                engine.all_neighbours(seed, 10, weights)
+                engine.all_neighbours(seed, 10, blend)
             else:
-                engine.neighbours(seed, kind, 10, weights if kind == "blend" else None)
+                engine.neighbours(seed, kind, 10)
             times.append(time.perf_counter() - start)
         p50, p95 = percentiles_ms(times)
         rows.append(Row(GROUP, f"neighbours p95, kind={kind}", p95, exact_p95, "ms", "one exact numpy top-k",

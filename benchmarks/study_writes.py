@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 from benchmarks.common import Row
-from explore.study.sessions import open_flow
-from explore.study.store import StoreConfig, open_store
-from tests.explore.study.fakes import FakeProvider, tiny_corpus, tiny_study
+from study.sessions import open_flow
+from study.store import StoreConfig, open_store
+from tests.study.fakes import FakeProvider, tiny_corpus, tiny_study
 
 
 def _run_threads(count: int, target) -> float:

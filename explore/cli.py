@@ -8,7 +8,7 @@ import sys
 from explore.errors import AspectNavError
 
 # Each module defines `register(subparsers)` and sets `func` on the parsers it adds.
-COMMAND_MODULES = ["explore.corpus.cli", "explore.study.cli", "explore.spaces.cli", "explore.neighbours_cli"]
+COMMAND_MODULES = ["explore.corpus.cli", "study.cli", "explore.spaces.cli", "explore.neighbours_cli"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -16,20 +16,22 @@ class UnknownCorpusError(AspectNavError):
 class UnknownArticleError(AspectNavError):
     """A seed title or id matches no article; carries the closest titles."""
 
-    def __init__(self, query: str, suggestions: list[str]):
+    def __init__(self, query: str, suggestions: list[str], corpus: str | None = None):
         self.query = query
         self.suggestions = suggestions
         hint = f" Closest titles: {', '.join(suggestions)}." if suggestions else ""
-        super().__init__(f"No article titled {query!r}.{hint}")
+        where = f" in corpus {corpus!r}" if corpus else ""
+        super().__init__(f"No article titled {query!r}{where}.{hint}")
 
 
 class AmbiguousTitleError(AspectNavError):
     """Several articles share a title; the caller must pick one by id."""
 
-    def __init__(self, title: str, ids: list[str]):
+    def __init__(self, title: str, ids: list[str], corpus: str | None = None):
         self.title = title
         self.ids = ids
-        super().__init__(f"{len(ids)} articles are titled {title!r}; pick one by id: {', '.join(ids)}.")
+        where = f" in corpus {corpus!r}" if corpus else ""
+        super().__init__(f"{len(ids)} articles are titled {title!r}{where}; pick one by id: {', '.join(ids)}.")
 
 
 class UnknownSpaceError(AspectNavError):

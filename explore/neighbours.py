@@ -1,13 +1,10 @@
-"""Read-next neighbours of a seed article (or a typed sentence) in every kind of space.
+"""Read-next neighbours of a seed article (or a typed sentence) for any `Query` (explore/query.py).
 
-Kinds: `links` (the corpus's links, in order), `generic`, `aspect:<name>`, `union`, `intersection`
-(`union:<name>` / `intersection:<name>` when a corpus has several), `space:<name>` (any space by
-name) and `blend` — a query-time weighted mix of spaces: each space proposes its top candidates,
-the union of candidates is re-scored exactly in every space, and the weighted sum ranks them.
+The engine settles which space a query means (`resolve`: refusing a query that matches several
+spaces, with the choices) and ranks through explore/ranking.py, the one ranking every caller shares.
 """
 from __future__ import annotations
 
-import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -17,13 +14,10 @@ import numpy as np
 
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError, InvalidQueryError, UnknownSpaceError
+from explore.query import LINKS, SPACE_KINDS, Blend, Kind, Query
+from explore.ranking import ranked_rows
 from explore.spaces.space import Space
 
-LINKS = "links"
-BLEND = "blend"
-# Each blended space proposes this many candidates (at least 3k): enough that an article ranked
-# high by the mix is almost always ranked high in at least one of its spaces.
-BLEND_CANDIDATES = 50
 TEXT_CACHE_SIZE = 64
 
 
@@ -40,7 +34,8 @@ class Neighbour:
 
 class Neighbourhood:
     """Build with the corpus and its opened spaces (`Neighbourhood.open(corpus)` does both), then
-    ask `neighbours(seed, kind, k)` or `neighbours_for_text(text, kind, k)`."""
+    ask `neighbours(seed, query, k)` or `neighbours_for_text(text, query, k)`; a query is a `Query`
+    or its spelling (`"aspect:country"`, `"blend:occupation:0.7,country:0.3"`)."""
 
     def __init__(self, corpus: Corpus, spaces: Mapping[str, Space] | Iterable[Space]):
         self.corpus = corpus
@@ -59,12 +54,20 @@ class Neighbourhood:
 
         return cls(corpus, spaces_for(corpus, progress=progress).open_all())
 
-    def available_kinds(self) -> list[str]:
-        kinds = [LINKS] if self.corpus.provenance.links != "none" else []
-        kinds += [self._kind_of(space) for space in self.spaces.values()]
-        if self.spaces:
-            kinds.append(BLEND)
-        return kinds
+    def available_queries(self) -> list[Query]:
+        """One query per answerable kind: links (when the corpus has links), then one per space,
+        written short (`union`) when it is the only space of its kind and with its name otherwise."""
+        queries = [LINKS] if self.corpus.provenance.links != "none" else []
+        return queries + [self.query_for(name) for name in self.spaces]
+
+    def query_for(self, name: str) -> Query:
+        """The canonical query of the space called `name`."""
+        space = self.spaces[name]
+        kind = Kind(space.kind)
+        if kind is Kind.ASPECT:
+            return Query(kind, name)
+        alone = sum(s.kind == space.kind for s in self.spaces.values()) == 1
+        return Query(kind) if alone else Query(kind, name)
 
     def resolve_seed(self, seed: "str | Article") -> Article:
         """An Article of this corpus from an Article, an id or a title (errors name the candidates)."""
@@ -76,41 +79,65 @@ class Neighbourhood:
             raise InvalidQueryError("Empty seed: type an article title or id.")
         return self.corpus.find(str(seed).strip())
 
-    def neighbours(self, seed: "str | Article", kind: str = "generic", k: int = 10,
-                   weights: Mapping[str, float] | None = None) -> list[Neighbour]:
-        """The k articles to read next after `seed` in `kind`; the seed itself is never among them."""
+    def resolve(self, query: "Query | str") -> dict[str, float]:
+        """Space name → weight (summing to 1) that `query` ranks by; refuses links, unknown spaces and
+        a query that matches several spaces (naming the queries that tell them apart)."""
+        query = Query.parse(query)
+        if query.kind is Kind.LINKS:
+            raise InvalidQueryError("Links are not ranked by a space.")
+        if query.kind is Kind.BLEND:
+            unknown = [name for name in query.blend.names if name not in self.spaces]
+            if unknown:
+                raise UnknownSpaceError(f"Blend {query.blend} names unknown space {unknown[0]!r}. {self._inventory()}")
+            return query.blend.normalised()
+        if query.kind is Kind.SPACE:
+            if query.name not in self.spaces:
+                raise UnknownSpaceError(f"Corpus {self.corpus.name!r} has no space {query.name!r}. {self._inventory()}")
+            return {query.name: 1.0}
+        return {self._space_of(query): 1.0}
+
+    def neighbours(self, seed: "str | Article", query: "Query | str" = "generic", k: int = 10) -> list[Neighbour]:
+        """The k articles to read next after `seed` for `query`; the seed itself is never among them."""
         k = _check_k(k)
         article = self.resolve_seed(seed)
-        if kind == LINKS:
+        query = Query.parse(query)
+        if query.kind is Kind.LINKS:
             return self._links(article, k)
-        mix = self._mix(kind, weights)
         row = self.corpus.position[article.id]
-        vectors = {name: self.spaces[name].embeddings_[row] for name in mix}
-        return self._ranked(vectors, mix, k, exclude=row, seed=article)
+        rows, scores = self.ranked_rows(query, row, k)
+        return [self._neighbour(self.corpus.articles[r].id, round(float(s), 6), article) for r, s in zip(rows, scores)]
 
-    def neighbours_for_text(self, text: str, kind: str = "generic", k: int = 10,
-                            weights: Mapping[str, float] | None = None) -> list[Neighbour]:
+    def ranked_rows(self, query: "Query | str", seed_row: int, k: int,
+                    pool: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Rows and scores of the k best articles for the article at `seed_row` (itself excluded),
+        among `pool` (sorted rows; None = the whole corpus). What `neighbours` serves, as rows."""
+        mix = self.resolve(query)
+        vectors = {name: self.spaces[name].embeddings_[seed_row] for name in mix}
+        return ranked_rows(self.spaces, mix, vectors, k, exclude=seed_row, pool=pool)
+
+    def neighbours_for_text(self, text: str, query: "Query | str" = "generic", k: int = 10) -> list[Neighbour]:
         """Neighbours of a typed sentence: encoded by each space's encoder (loaded on first use)."""
         k = _check_k(k)
         if text is None or not str(text).strip():
             raise InvalidQueryError("Empty query: type a sentence or pick an article.")
-        if kind == LINKS:
+        query = Query.parse(query)
+        if query.kind is Kind.LINKS:
             raise InvalidQueryError("Links need an article seed, not free text.")
-        mix = self._mix(kind, weights)
+        mix = self.resolve(query)
         vectors = self._encode_text(str(text).strip(), list(mix))
-        return self._ranked(vectors, mix, k, exclude=None, seed=None)
+        rows, scores = ranked_rows(self.spaces, mix, vectors, k)
+        return [self._neighbour(self.corpus.articles[r].id, round(float(s), 6), None) for r, s in zip(rows, scores)]
 
     def all_neighbours(self, seed: "str | Article", k: int = 10,
-                       weights: Mapping[str, float] | None = None) -> dict[str, list[Neighbour]]:
-        """Every available kind (blend only when `weights` are given), in `available_kinds` order."""
+                       blend: Blend | None = None) -> dict[Query, list[Neighbour]]:
+        """Every available query (plus `blend` when given), in `available_queries` order."""
         article = self.resolve_seed(seed)
-        return {kind: self.neighbours(article, kind, k, weights if kind == BLEND else None)
-                for kind in self.query_kinds(weights)}
+        return {query: self.neighbours(article, query, k) for query in self.query_kinds(blend)}
 
-    def query_kinds(self, weights: Mapping[str, float] | None = None, for_text: bool = False) -> list[str]:
-        """The kinds an "every kind" query covers: blend only with weights, links only for an article."""
-        return [kind for kind in self.available_kinds()
-                if (kind != BLEND or weights) and not (for_text and kind == LINKS)]
+    def query_kinds(self, blend: Blend | None = None, for_text: bool = False) -> list[Query]:
+        """The queries an "every kind" request covers: a blend only when given, links only for an article."""
+        queries = [q for q in self.available_queries() if not (for_text and q.kind is Kind.LINKS)]
+        return queries + ([Query.blended(blend)] if blend is not None else [])
 
     # -- internals -------------------------------------------------------------------------------
 
@@ -118,61 +145,24 @@ class Neighbourhood:
         ids = [i for i in dict.fromkeys(article.links) if i in self.corpus and i != article.id]
         return [self._neighbour(i, None, article) for i in ids[:k]]
 
-    def _mix(self, kind: str, weights: Mapping[str, float] | None) -> dict[str, float]:
-        """Space name -> weight (summing to 1) for `kind`."""
-        if not isinstance(kind, str) or not kind.strip():
-            raise InvalidQueryError(f"Empty kind; use one of: {', '.join(self.available_kinds())}.")
-        kind = kind.strip()
-        if kind == BLEND:
-            return self._blend_weights(weights)
-        if weights:
-            raise InvalidQueryError(f"Weights apply to kind 'blend' only, not {kind!r}.")
-        prefix, _, name = kind.partition(":")
-        if prefix == "space" and name in self.spaces:
-            return {name: 1.0}
-        if prefix in ("generic", "aspect", "union", "intersection"):
-            matches = [s.name for s in self.spaces.values() if s.kind == prefix and (not name or s.name == name)]
-            if matches:
-                return {sorted(matches, key=lambda n: n != prefix)[0]: 1.0}  # the space named like its kind first
-            what = f"{prefix} space named {name!r}" if name else f"{prefix} space"
-            raise UnknownSpaceError(f"Corpus {self.corpus.name!r} has no {what}. {self._inventory()}")
-        raise InvalidQueryError(f"Unknown kind {kind!r}. {self._inventory()}")
-
-    def _blend_weights(self, weights: Mapping[str, float] | None) -> dict[str, float]:
-        if not weights:
-            raise InvalidQueryError(f"A blend needs weights, e.g. generic=0.5,... over spaces: {self._space_list()}.")
-        unknown = [name for name in weights if name not in self.spaces]
-        if unknown:
-            raise UnknownSpaceError(f"Blend names unknown space {unknown[0]!r}. {self._inventory()}")
-        clean = {}
-        for name, weight in weights.items():
-            try:
-                weight = float(weight)
-            except (TypeError, ValueError):
-                raise InvalidQueryError(f"Weight of {name!r} must be a number, got {weight!r}.") from None
-            if not math.isfinite(weight) or weight < 0:
-                raise InvalidQueryError(f"Weight of {name!r} must be a finite number >= 0, got {weight}.")
-            if weight > 0:
-                clean[name] = weight
-        if not clean:
-            raise InvalidQueryError("A blend needs at least one positive weight.")
-        total = sum(clean.values())
-        return {name: weight / total for name, weight in clean.items()}
-
-    def _ranked(self, vectors: dict[str, np.ndarray], mix: dict[str, float], k: int,
-                exclude: int | None, seed: Article | None) -> list[Neighbour]:
-        extra = 0 if exclude is None else 1
-        if len(mix) == 1:
-            (name,) = mix
-            rows, scores = self.spaces[name].nearest(vectors[name], k + extra)
+    def _space_of(self, query: Query) -> str:
+        """The one space a generic/aspect/union/intersection query names."""
+        assert query.kind in SPACE_KINDS
+        of_kind = [s for s in self.spaces.values() if s.kind == query.kind.value]
+        if query.name is None:
+            matches = [s.name for s in of_kind]
         else:
-            wanted = max(BLEND_CANDIDATES, 3 * k) + extra
-            rows = np.unique(np.concatenate([self.spaces[n].nearest(vectors[n], wanted)[0] for n in mix]))
-            scores = sum(w * self.spaces[n].similarities(vectors[n], rows) for n, w in mix.items())
-            order = np.argsort(-scores, kind="stable")
-            rows, scores = rows[order], scores[order]
-        keep = [(int(r), float(s)) for r, s in zip(rows, scores) if r != exclude][:k]
-        return [self._neighbour(self.corpus.articles[r].id, round(s, 6), seed) for r, s in keep]
+            matches = [s.name for s in of_kind if s.name == query.name]
+            if not matches and query.kind is Kind.ASPECT:  # aspect:<aspect name> when no space has that name
+                matches = [s.name for s in of_kind if s.aspects == (query.name,)]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            what = f"{query.kind} space named {query.name!r}" if query.name else f"{query.kind} space"
+            raise UnknownSpaceError(f"Corpus {self.corpus.name!r} has no {what}. {self._inventory()}")
+        choices = ", ".join(str(Query(query.kind, name)) for name in matches)
+        raise InvalidQueryError(f"Kind {str(query)!r} matches {len(matches)} spaces of corpus "
+                                f"{self.corpus.name!r}; name one: {choices}.")
 
     def _neighbour(self, article_id: str, score: float | None, seed: Article | None) -> Neighbour:
         article = self.corpus[article_id]
@@ -207,36 +197,12 @@ class Neighbourhood:
                                     f"Pick an article seed instead.")
         return {name: cached[name] for name in names}
 
-    def _kind_of(self, space: Space) -> str:
-        if space.kind == "generic" and space.name == "generic":
-            return "generic"
-        if space.kind in ("union", "intersection") and space.name == space.kind:
-            return space.kind
-        return f"{space.kind}:{space.name}"
-
     def _space_list(self) -> str:
         return ", ".join(f"{s.name} ({s.kind})" for s in self.spaces.values()) or "none"
 
     def _inventory(self) -> str:
-        return f"Spaces: {self._space_list()}. Kinds: {', '.join(self.available_kinds())}."
-
-
-def parse_weights(text: str) -> dict[str, float]:
-    """'occupation=0.7,country=0.3' -> {'occupation': 0.7, 'country': 0.3}."""
-    weights = {}
-    for part in (text or "").split(","):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition("=")
-        try:
-            if not sep or not name.strip():
-                raise ValueError
-            weights[name.strip()] = float(value)
-        except ValueError:
-            raise InvalidQueryError(f"Bad blend weight {part.strip()!r}: use name=number, e.g. occupation=0.7.") from None
-    if not weights:
-        raise InvalidQueryError("Empty blend: use name=number pairs, e.g. occupation=0.7,country=0.3.")
-    return weights
+        kinds = ", ".join(str(q) for q in self.available_queries())
+        return f"Spaces: {self._space_list()}. Kinds: {kinds}{', blend:<space>:<weight>,...' if self.spaces else ''}."
 
 
 def _check_k(k) -> int:

@@ -1,9 +1,11 @@
-"""`python -m explore neighbours SEED --kind generic|links|aspect:<name>|union|blend|all -k 10`."""
+"""`python -m explore neighbours SEED --kind generic|links|aspect:<name>|union|blend:<space>:<w>,...|all -k 10`."""
 from __future__ import annotations
 
 import argparse
 import shutil
 import textwrap
+
+from explore.query import Blend, Query
 
 ALL = "all"
 
@@ -12,32 +14,44 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("neighbours", help="what to read next after an article (or a sentence)")
     parser.add_argument("seed", help="article title or id; with --text, a sentence")
     parser.add_argument("--kind", default=None,
-                        help="links | generic | aspect:<name> | union | intersection | blend | all (default: generic, "
-                             "or blend when --blend is given)")
+                        help="links | generic | aspect:<name> | union[:<space>] | intersection[:<space>] | "
+                             "space:<space> | blend:<space>:<weight>,... | all (default: generic, or blend when "
+                             "--blend is given)")
     parser.add_argument("-k", type=int, default=10, help="how many neighbours per kind")
-    parser.add_argument("--corpus", default="vital")
-    parser.add_argument("--blend", default="", help="weights for kind blend, e.g. occupation=0.7,country=0.3")
+    parser.add_argument("--corpus", default="vital", help="corpus name (default: vital)")
+    parser.add_argument("--blend", default="", help="blend weights, e.g. occupation:0.7,country:0.3 "
+                                                    "(with --kind blend or all, or alone)")
     parser.add_argument("--text", action="store_true", help="the seed is free text to encode, not a title")
     parser.set_defaults(func=_neighbours)
 
 
+def requested(kind: str | None, blend_text: str) -> tuple[list[Query] | None, Blend | None]:
+    """The queries `--kind`/`--blend` ask for (None = every kind) and the blend, parsed once."""
+    blend = Blend.parse(blend_text) if blend_text else None
+    if kind == ALL:
+        return None, blend
+    if kind in (None, "blend") and blend is not None:
+        return [Query.blended(blend)], blend
+    return [Query.parse(kind or "generic")], blend
+
+
 def _neighbours(args) -> int:
     from explore.corpus import open_corpus
-    from explore.neighbours import BLEND, Neighbourhood, parse_weights
+    from explore.neighbours import Neighbourhood
 
-    weights = parse_weights(args.blend) if args.blend else None
-    kind = args.kind or (BLEND if weights else "generic")
+    queries, blend = requested(args.kind, args.blend)
     corpus = open_corpus(args.corpus)
     engine = Neighbourhood.open(corpus)
     if args.text:
-        kinds = engine.query_kinds(weights, for_text=True) if kind == ALL else [kind]
-        columns = {k: engine.neighbours_for_text(args.seed, k, args.k, weights if k == BLEND else None) for k in kinds}
-        heading = f"Neighbours of the text {args.seed!r}"
+        queries = queries or engine.query_kinds(blend, for_text=True)
+        columns = {query: engine.neighbours_for_text(args.seed, query, args.k) for query in queries}
+        heading = f"Neighbours of the text {args.seed!r} in corpus {corpus.name!r}"
     else:
         seed = engine.resolve_seed(args.seed)
-        columns = engine.all_neighbours(seed, args.k, weights) if kind == ALL else \
-            {kind: engine.neighbours(seed, kind, args.k, weights if kind == BLEND else None)}
-        heading = f"Neighbours of {seed.title} [{seed.id}]" + (f" — {_labels(seed.aspects)}" if seed.aspects else "")
+        columns = engine.all_neighbours(seed, args.k, blend) if queries is None else \
+            {query: engine.neighbours(seed, query, args.k) for query in queries}
+        heading = f"Neighbours of {seed.title} [{seed.id}] in corpus {corpus.name!r}" + \
+            (f" — {_labels(seed.aspects)}" if seed.aspects else "")
     print(heading)
     if len(columns) == 1:
         _print_list(*next(iter(columns.items())))
@@ -46,8 +60,8 @@ def _neighbours(args) -> int:
     return 0
 
 
-def _print_list(kind: str, neighbours: list) -> None:
-    print(f"{kind}:")
+def _print_list(query: Query, neighbours: list) -> None:
+    print(f"{query}:")
     if not neighbours:
         print("  (none)")
     for rank, n in enumerate(neighbours, 1):
@@ -56,10 +70,14 @@ def _print_list(kind: str, neighbours: list) -> None:
         print(f"{rank:>3}. {score}{n.title}{shared}")
 
 
-def _print_side_by_side(columns: dict[str, list]) -> None:
+def _print_side_by_side(columns: dict[Query, list]) -> None:
+    """Columns side by side; a heading wraps over several lines rather than being cut (two spaces
+    must never look alike), titles and labels are shortened to the column width."""
     width = max(18, (shutil.get_terminal_size((160, 40)).columns - 4) // len(columns) - 2)
     cell = lambda text: textwrap.shorten(text, width, placeholder="…").ljust(width)  # noqa: E731
-    print("    " + "  ".join(cell(kind) for kind in columns))
+    headings = [textwrap.wrap(str(query), width, break_on_hyphens=False) or [""] for query in columns]
+    for line in range(max(len(h) for h in headings)):
+        print("    " + "  ".join((h[line] if line < len(h) else "").ljust(width) for h in headings))
     print("    " + "  ".join("-" * width for _ in columns))
     rows = max((len(v) for v in columns.values()), default=0)
     for rank in range(rows):

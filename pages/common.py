@@ -5,7 +5,7 @@ import html
 
 import streamlit as st
 
-from explore.cards import Card
+from app_views.cards import Card
 from explore.corpus import WIKIPEDIA_LICENSE, Corpus, list_corpora, open_corpus
 from explore.corpus.model import Article
 from explore.errors import AspectNavError
@@ -90,7 +90,7 @@ def escape_markdown(text: str) -> str:
 
 SEED = "seed_id"          # the current seed's article id, or None
 TEXT = "seed_text"        # a free-text seed, or None
-TRAIL = "trail"           # explore.trail.Trail of visited article ids
+TRAIL = "trail"           # app_views.trail.Trail of visited article ids
 PICKER = "seed_picker"    # the selectbox's widget key
 BLEND_PREFIX = "blend_"   # + space name: the blend sliders' widget keys
 VIEW_K = "view_k"         # cards per column and blend weights: plain state, because Streamlit drops a
@@ -99,7 +99,7 @@ WRITTEN = "url_written"   # the query we last wrote; a different one was typed o
 
 
 def _trail():
-    from explore.trail import Trail
+    from app_views.trail import Trail
 
     return st.session_state.setdefault(TRAIL, Trail())
 
@@ -126,7 +126,7 @@ def jump_to(index: int) -> None:
 
 def adopt_url(corpus: Corpus) -> list[str]:
     """Take seed, k and blend from the URL when the user loaded or typed one; returns problems."""
-    from explore.url_state import parse_query
+    from app_views.url_state import parse_query
 
     query = {key: st.query_params.get(key) for key in st.query_params}
     query.pop("corpus", None)
@@ -151,7 +151,7 @@ def adopt_url(corpus: Corpus) -> list[str]:
 
 
 def view_k() -> int:
-    from explore.url_state import DEFAULT_K
+    from app_views.url_state import DEFAULT_K
 
     return st.session_state.get(VIEW_K, DEFAULT_K)
 
@@ -162,7 +162,7 @@ def view_blend() -> dict[str, float]:
 
 def k_slider() -> int:
     """The k slider, drawn from (and written back to) the view state."""
-    from explore.url_state import MAX_K
+    from app_views.url_state import MAX_K
 
     st.session_state["k"] = view_k()
     return st.slider("Cards per column (k)", 1, MAX_K, key="k",
@@ -188,7 +188,7 @@ def _keep_blend(name: str) -> None:
 
 def write_url(corpus: Corpus, k: int, blend: dict[str, float]) -> None:
     """Mirror the current seed (a title when unique, else the id), k and blend into the URL."""
-    from explore.url_state import ViewState, seed_param, to_query
+    from app_views.url_state import ViewState, seed_param, to_query
 
     seed_id = st.session_state.get(SEED)
     seed = seed_param(corpus.ids_by_title, seed_id, corpus[seed_id].title) if seed_id and seed_id in corpus else None
@@ -256,7 +256,7 @@ def cached_engine(corpus: Corpus):
 
 @st.cache_resource(show_spinner="Loading spaces…")
 def _engine(name: str, content_hash: str, _corpus: Corpus):
-    from explore.columns import open_engine
+    from app_views.columns import open_engine
 
     return open_engine(_corpus)
 
@@ -275,6 +275,6 @@ def open_seed_page(title: str):
 
 
 def blend_space_names(engine) -> list[str]:
-    from explore.columns import blendable_spaces
+    from app_views.columns import blendable_spaces
 
     return blendable_spaces(engine) if engine is not None else []

@@ -3,14 +3,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explore.url_state import seed_param
-from pages.common import (DEFAULT_CORPUS, aspect_chips, current_corpus, escape_markdown, link_caption,
-                          wikipedia_credit)
-from pages.figures import label_distribution_figure
+from app_views.corpus_choice import chosen_corpus, corpus_param
+from app_views.figures import label_distribution_figure
+from app_views.markdown import aspect_chips, escape_markdown, link_caption, markdown_link
+from app_views.view_session import explore_view
 
-corpus = current_corpus()
-wikipedia_credit(corpus)
-st.title(f"Corpus: {corpus.name}")
+corpus = chosen_corpus()
+st.title(f"Corpus: {escape_markdown(corpus.name)}")
 stats = corpus.stats()
 
 counts = st.columns(4)
@@ -18,7 +17,8 @@ counts[0].metric("Articles", f"{stats['articles']:,}")
 counts[1].metric("Links", f"{stats['links']:,}", help=link_caption(corpus))
 counts[2].metric("Aspects", len(stats["aspects"]))
 counts[3].metric("Labels", f"{sum(a['labels'] for a in stats['aspects'].values()):,}")
-st.caption(f"Source: {corpus.provenance.source} ({corpus.provenance.date}). Links: {link_caption(corpus)}.")
+st.caption(f"Source: {escape_markdown(corpus.provenance.source)} ({escape_markdown(corpus.provenance.date)}). "
+           f"Links: {link_caption(corpus)}.")
 
 st.subheader("Aspect labels")
 if not stats["aspects"]:
@@ -39,7 +39,7 @@ st.subheader("Search")
 query = st.text_input("Search titles", placeholder="e.g. Marie Curie", key="browse_query")
 matches = corpus.search_titles(query, limit=50) if query.strip() else []
 if query.strip() and not matches:
-    st.warning(f"No title contains {query.strip()!r}.")
+    st.warning(f"No title contains {escape_markdown(repr(query.strip()))}.")
     suggestions = corpus.closest_titles(query.strip())
     if suggestions:
         st.markdown("Closest titles: " + escape_markdown(", ".join(suggestions)))
@@ -48,16 +48,16 @@ if matches:
     labels = {a.id: f"{a.title} — {a.description}" if a.description else a.title for a in matches}
     chosen = st.radio("Matches", list(labels), format_func=lambda i: escape_markdown(labels[i]), key="browse_choice")
     article = corpus[chosen]
-    st.header(article.title)
+    st.header(escape_markdown(article.title))
     if article.description:
         st.caption(escape_markdown(article.description))
     st.markdown(aspect_chips(article))
     st.markdown(escape_markdown(article.text))
     if article.url:
-        st.markdown(f"[Read on Wikipedia]({article.url})")
-    st.page_link("pages/explore.py", label=f"Explore from {article.title}", icon="🧭",
-                 query_params={"seed": seed_param(corpus.ids_by_title, article.id, article.title)}
-                 | ({"corpus": corpus.name} if corpus.name != DEFAULT_CORPUS else {}))
+        st.markdown(markdown_link("Read on Wikipedia", article.url))
+    # The link keeps the user's k and blend: only the seed changes.
+    st.page_link("pages/explore.py", label=f"Explore from {escape_markdown(article.title)}", icon="🧭",
+                 query_params=explore_view().url_query(corpus, seed_id=article.id) | corpus_param(corpus.name))
     if article.links:
         st.subheader(link_caption(corpus))
         st.markdown(escape_markdown(", ".join(corpus[i].title for i in article.links)))

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explore.reports import METRICS, POOLS, evaluate_command, find_reports
-from pages.common import current_corpus, wikipedia_credit
-from pages.figures import metric_bar_figure
+from app_views.corpus_choice import chosen_corpus
+from app_views.figures import metric_bar_figure
+from training.report import METRICS, POOL_TITLES, evaluate_command, find_reports
 
-corpus = current_corpus()
-wikipedia_credit(corpus)
+corpus = chosen_corpus()
 st.title("Evaluation")
 st.caption("Aspect retrieval: for each test article with a label of the aspect, are its nearest neighbours in a space "
            "articles sharing a label? Seeds are never candidates.")
@@ -26,20 +25,20 @@ split = report.split
 st.caption(f"Split seed {split.get('seed')}: {split.get('train')} train / {split.get('test')} test articles; "
            f"k = {report.k}.")
 controls = st.columns(2)
-pool = controls[0].radio("Pool", list(POOLS), format_func=POOLS.get, key="eval_pool")
+pool = controls[0].radio("Pool", list(POOL_TITLES), format_func=POOL_TITLES.get, key="eval_pool")
 metric = controls[1].radio("Chart metric", list(METRICS), format_func=lambda m: f"{METRICS[m]}@{report.k}",
                            horizontal=True, index=2, key="eval_metric")
 
 for aspect, place in zip(report.aspects, st.columns(max(1, len(report.aspects)))):
     with place:
         st.subheader(aspect)
-        rows = report.metric_table(aspect, pool)
+        rows = report.metric_rows(aspect, pool)
         st.dataframe(rows, hide_index=True, column_config={key: st.column_config.NumberColumn(format="%.3f")
                                                            for key in rows[0] if key != "space"})
         column = f"{METRICS[metric]}@{report.k}"
         st.plotly_chart(metric_bar_figure(rows, column, f"{aspect}: {column}"), key=f"eval-{aspect}")
 
 st.subheader("AgTS and overlap with the generic space")
-st.dataframe(report.secondary_table(), hide_index=True)
+st.dataframe(report.secondary_rows(), hide_index=True)
 for space, note in report.notes.items():
     st.caption(f"{space}: {note}")

@@ -1,24 +1,33 @@
-"""Maps: t-SNE of a sample of two spaces side by side, coloured by an aspect's labels; click to reseed."""
+"""Maps: t-SNE of a sample of two spaces side by side, coloured by an aspect's labels; click to reseed.
+
+The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the URL.
+"""
 from __future__ import annotations
 
 import streamlit as st
 
-from explore.columns import map_plan, map_side, map_spaces, missing_spaces_hint, space_label
+from app_views.columns import map_plan, map_side, map_spaces, missing_spaces_hint, space_label
+from app_views.corpus_choice import chosen_corpus
+from app_views.engine_cache import load_engine
+from app_views.figures import colour_map, map_figure
+from app_views.markdown import escape_markdown
+from app_views.view_session import explore_view
+from app_views.view_widgets import reseed_from_chart, seed_picker
 from explore.maps import DEFAULT_SAMPLE
-from pages.common import open_seed_page, seed_article, seed_picker, set_seed, view_blend, view_k, write_url
-from pages.figures import colour_map, map_figure, selected_article
 
-corpus, engine, engine_problem = open_seed_page("Maps")
+view = explore_view()
+corpus = chosen_corpus()
+engine, engine_problem = load_engine(corpus)
+st.title("Maps")
 names = map_spaces(engine) if engine is not None else []
 if not names:
-    st.error(engine_problem or "No space to map: build one with `python -m explore spaces build --corpus "
-             f"{corpus.name}`.")
+    st.error(escape_markdown(engine_problem) if engine_problem else "No space to map: build one with "
+             f"`python -m explore spaces build --corpus {corpus.name}`.")
     st.stop()
 
 seed_picker(corpus)
-seed = seed_article(corpus)
-k = view_k()
-write_url(corpus, k, view_blend())
+seed = view.seed_article(corpus)
+k = view.k
 
 controls = st.columns(4)
 others = [name for name in names if name != "generic"]
@@ -46,21 +55,12 @@ st.caption(f"{len(sample.rows):,} articles, the same in both maps. Hover for tit
            f"◇ its {k} nearest neighbours in that space; click a point to make it the seed. "
            f"Seed and neighbours outside the random sample are placed beside their nearest sampled articles.")
 
-
-def reseed_from(key: str) -> None:
-    chosen = selected_article(st.session_state[key].selection)
-    if chosen in corpus:
-        set_seed(chosen)
-
-
-legends = []
 columns = st.columns(2)
 for side, (place, kind) in enumerate(zip(columns, (left, right))):
     with place:
         with st.spinner(f"Projecting {len(sample.base):,} articles of the {label(kind)} (t-SNE; cached "
                         f"on disk afterwards)…"):
             points = map_side(engine, plan, kind, seed, colour_aspect if aspects else None)
-        legends.append(points.legend)
         key = f"map-{side}-{kind}-{seed.id if seed else ''}"
         st.plotly_chart(map_figure(points, f"{label(kind)} ({points.method})", colour_map(points.legend)),
-                        key=key, on_select=lambda key=key: reseed_from(key), selection_mode="points")
+                        key=key, on_select=lambda key=key: reseed_from_chart(key, corpus), selection_mode="points")

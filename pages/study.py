@@ -1,16 +1,18 @@
 """User study, participant side: consent → tasks in this participant's order → thanks.
 
-A view over explore.study.sessions; it only ever holds a blinded TaskScreen (no sources, no scores).
+A view over study.sessions; it only ever holds a blinded TaskScreen (no sources, no scores).
 """
 from __future__ import annotations
 
 import streamlit as st
 
+from app_views.corpus_choice import load_corpus
+from app_views.engine_cache import cached_engine
+from app_views.markdown import escape_markdown
 from explore.errors import AspectNavError
-from explore.study.configured import STUDY_ENV, open_study_flow, setting
-from explore.study.store import DATABASE_ENV
-from explore.study.sessions import AlreadyAnsweredError, StudySessionError
-from pages.common import cached_engine, escape_markdown, load_corpus, wikipedia_credit
+from study.configured import STUDY_ENV, open_study_flow, setting
+from study.sessions import AlreadyAnsweredError, StudySessionError
+from study.store import DATABASE_ENV
 
 CODE_KEY = "study_code"
 
@@ -89,7 +91,6 @@ except AspectNavError as exc:
     st.title("User study")
     st.error(str(exc))
     st.stop()
-wikipedia_credit(flow.corpus)
 
 code = st.session_state.get(CODE_KEY)
 if code is None:

@@ -7,12 +7,12 @@ from __future__ import annotations
 import streamlit as st
 
 from explore.errors import AspectNavError
-from explore.study.analysis import AnalysisConfig
-from explore.study.charts import mean_rank_figure
-from explore.study.configured import (PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, password_matches,
+from study.analysis import AnalysisConfig
+from app_views.figures import mean_rank_figure
+from study.configured import (PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, password_matches,
                                       setting)
-from explore.study.store import DATABASE_ENV
-from explore.study.report import answers_csv, report_json, study_report, summary_csv
+from study.store import DATABASE_ENV
+from study.report import answers_csv, report_json, study_report, summary_csv
 
 UNLOCKED_KEY = "study_results_unlocked"
 

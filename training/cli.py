@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from explore.errors import AspectNavError
+from explore.query import GENERIC, Kind, Query, split_queries
 from explore.settings import data_home
 from training.config import TrainingConfig
 from training.validation import CHOICES
@@ -32,8 +33,12 @@ def _add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m training", description="Train and evaluate aspect spaces.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    register(parser.add_subparsers(dest="command", required=True))
+    return parser
 
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `train` and `evaluate` to `sub`: this CLI's subcommands or `aspectnav`'s."""
     train = sub.add_parser("train", help="Train aspect spaces (combine=single with several aspects: one run each).")
     _add_config_arguments(train)
     train.add_argument("--force", action="store_true", help="Retrain a finished run.")
@@ -42,9 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = sub.add_parser("evaluate", help="Evaluate spaces as aspect retrieval and print the table.")
     evaluate.add_argument("--corpus", default="vital")
-    evaluate.add_argument("--spaces", required=True, type=lambda s: [p.strip() for p in s.split(",") if p.strip()],
-                          help="Comma-separated space names (`generic`, `country`, ...) or `blend:a+b` (50/50 "
-                               "query-time blend); `label=spec` names a table row.")
+    evaluate.add_argument("--spaces", required=True, type=split_queries,
+                          help="Comma-separated rows: queries as everywhere (`generic`, `aspect:country`, `union`, "
+                               "`blend:country:0.5,occupation:0.5`, ...) or bare space names (`country`); "
+                               "`label=query` names a table row. Each row is ranked exactly as the app serves it.")
     evaluate.add_argument("--aspects", required=True, type=_aspect_list, help="Columns of the table.")
     evaluate.add_argument("--combined", type=lambda s: [tuple(g.split("+")) for g in s.split(",") if g], default=[],
                           help="Aspect groups such as country+occupation: adds `any:country+occupation` (shares either, "
@@ -55,7 +61,6 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--output", type=Path, default=None,
                           help="Report path stem (.json and .md are written); default under the data home.")
     evaluate.set_defaults(func=cmd_evaluate)
-    return parser
 
 
 def configs_from(args: argparse.Namespace) -> list[TrainingConfig]:
@@ -86,12 +91,26 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def evaluation_rows(items: list[str]) -> list[tuple[str, Query]]:
+    """(row label, query) per `--spaces` item: `label=query`, a query, or a bare space name."""
+    rows = []
+    for item in items:
+        label, sep, text = item.partition("=")
+        if not sep or ":" in label:  # no label (an '=' inside is an old blend spelling, not a label)
+            label, text = item, item
+        head = text.partition(":")[0].strip()
+        query = Query.parse(text) if head in {kind.value for kind in Kind} else Query(Kind.SPACE, text.strip())
+        rows.append((label.strip(), query))
+    return rows
+
+
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from explore.corpus.registry import open_corpus
-    from explore.spaces import spaces_for
+    from explore.neighbours import Neighbourhood
     from training.evaluation import AspectRetrievalEvaluator
+    from training.export import trained_split
+    from training.rankings import QueryRanking
     from training.report import EvaluationReport
-    from training.space_sources import space_embeddings, space_names, trained_split
     from training.splits import split_by_article
     from training.validation import TrainingInputError
 
@@ -101,20 +120,19 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         raise TrainingInputError(f"Corpus {corpus.name!r} has no aspect {', '.join(unknown)}; "
                                  f"its aspects: {', '.join(corpus.aspect_names)}.")
     split = split_by_article(corpus, args.seed, args.test_fraction)
-    registry = spaces_for(corpus)
-    rows = [(label or spec, spec) for label, _, spec in (item.rpartition("=") for item in args.spaces)]
-    for _, spec in rows:  # a space trained on another split has seen this split's test articles
-        for name in space_names(spec):
-            fingerprint = trained_split(name, registry)
+    engine = Neighbourhood.open(corpus)
+    rows = [(label, QueryRanking(engine, query)) for label, query in evaluation_rows(args.spaces)]
+    for _, ranking in rows:  # a space trained on another split has seen this split's test articles
+        for name in ranking.mix:
+            fingerprint = trained_split(engine.spaces[name])
             if fingerprint not in (None, split.fingerprint):
                 raise TrainingInputError(f"Space {name!r} was trained on another split than seed {split.seed} / "
                                          f"test fraction {split.test_fraction}.")
     evaluator = AspectRetrievalEvaluator(corpus, split, args.aspects, k=args.k, combined=args.combined,
-                                         reference=registry.open("generic").embeddings_)
+                                         reference=QueryRanking(engine, GENERIC))
     report = EvaluationReport(corpus.name, evaluator.columns, args.k, split.describe())
-    for label, spec in rows:
-        report.add(label, evaluator.evaluate_embeddings(space_embeddings(spec, registry)),
-                   note=spec if label != spec else "")
+    for label, ranking in rows:
+        report.add(label, evaluator.evaluate(ranking), note=str(ranking.query) if label != str(ranking.query) else "")
     stem = args.output or data_home() / "training" / "reports" / f"{corpus.name}-s{args.seed}"
     json_path, md_path = report.save(Path(stem))
     print(report.to_markdown())
@@ -122,10 +140,15 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def configure_logging() -> None:
+    """Progress of a training run at INFO; the libraries it drives only from WARNING."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     for noisy in ("sentence_transformers", "httpx", "datasets"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def main(argv: list[str] | None = None) -> int:
+    configure_logging()
     args = build_parser().parse_args(argv)
     try:
         return args.func(args) or 0

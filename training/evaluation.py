@@ -1,4 +1,4 @@
-"""Evaluate a space as aspect retrieval: seeds are test articles, relevant = shares a label of the aspect."""
+"""Evaluate a ranking as aspect retrieval: seeds are test articles, relevant = shares a label of the aspect."""
 from __future__ import annotations
 
 import json
@@ -9,10 +9,11 @@ import numpy as np
 
 from explore.corpus.model import Corpus
 from training.metrics import agts, neighbour_overlap, retrieval_metrics
+from training.rankings import Ranking, as_ranking
 from training.relevance import LabelIndex, RelevanceRule
 from training.splits import ArticleSplit
 
-POOLS = ("test", "corpus")
+
 COMBINED = {"any": "union", "all": "intersection"}  # column prefix of a combined aspect group
 
 
@@ -20,20 +21,21 @@ class AspectRetrievalEvaluator:
     """Callable like a sentence-transformers evaluator; returns a flat dict of metrics.
 
     Keys: `{pool}/{aspect}/{precision,recall,mrr,map}@k` for pools `test` (candidates: test articles)
-    and `corpus` (candidates: every article), `test/{aspect}/agts` (Spearman of cosine vs same label
+    and `corpus` (candidates: every article, ranked exactly as the app serves them when the ranking
+    is a training.rankings.QueryRanking), `test/{aspect}/agts` (Spearman of score vs same label
     over sampled test pairs), and `corpus/{aspect}/overlap@{overlap_k}` against `reference`
-    (the generic space) when given. The seed is never a candidate. `primary_metric` is the mean
+    (the generic space's ranking) when given. The seed is never a candidate. `primary_metric` is the mean
     test-pool MRR@k over the aspects.
 
     `combined` adds columns for groups of aspects: `any:a+b` (relevant = shares a label of a or of b:
     what a union space is trained for) and `all:a+b` (shares a label of both); their seeds are the
     test articles labelled in every aspect of the group.
 
-    `model` may be an embedding matrix in corpus row order, or anything with `encode(list[str])`.
+    `model` may be a Ranking, an embedding matrix in corpus row order, or anything with `encode(list[str])`.
     """
 
     def __init__(self, corpus: Corpus, split: ArticleSplit, aspects: Sequence[str], k: int = 10,
-                 reference: np.ndarray | None = None, overlap_k: int = 50, agts_pairs: int = 20000,
+                 reference: "Ranking | np.ndarray | None" = None, overlap_k: int = 50, agts_pairs: int = 20000,
                  text_of=None, combined: Sequence[Sequence[str]] = ()):
         self.corpus = corpus
         self.split = split
@@ -41,15 +43,16 @@ class AspectRetrievalEvaluator:
         self.aspects = list(dict.fromkeys([*aspects, *(a for group in self.combined for a in group)]))
         self.columns = list(aspects) + [f"{mode}:{'+'.join(g)}" for g in self.combined for mode in COMBINED]
         self.k = k
-        self.reference = reference
+        self.reference = None if reference is None else as_ranking(reference)
         self.overlap_k = overlap_k
         self.agts_pairs = agts_pairs
         self.text_of = text_of
         self.index = LabelIndex(corpus, self.aspects)
         self.primary_metric = f"test/mean/mrr@{k}"
 
-    def pools(self) -> dict[str, np.ndarray]:
-        return {"test": self.split.test, "corpus": np.arange(len(self.corpus))}
+    def pools(self) -> dict[str, np.ndarray | None]:
+        """Candidates per pool; None = the whole corpus (the served ranking, hnswlib where it serves)."""
+        return {"test": self.split.test, "corpus": None}
 
     def seeds(self, aspects: Sequence[str]) -> np.ndarray:
         """Test articles labelled in every one of `aspects`."""
@@ -61,31 +64,32 @@ class AspectRetrievalEvaluator:
         return RelevanceRule(self.index, tuple(aspects.split("+")), COMBINED.get(mode, "single"))
 
     def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
-        if isinstance(model, np.ndarray):
-            embeddings = model
+        if isinstance(model, np.ndarray) or hasattr(model, "top"):
+            ranking = as_ranking(model)
         else:
             from explore.spaces import article_text
 
             text_of = self.text_of or article_text
-            embeddings = np.asarray(model.encode([text_of(a) for a in self.corpus.articles]))
-        metrics = self.evaluate_embeddings(embeddings)
+            ranking = as_ranking(np.asarray(model.encode([text_of(a) for a in self.corpus.articles])))
+        metrics = self.evaluate(ranking)
         if output_path:
             Path(output_path).mkdir(parents=True, exist_ok=True)
             (Path(output_path) / "aspect_retrieval.json").write_text(json.dumps(metrics, indent=2))
         return metrics
 
-    def evaluate_embeddings(self, embeddings: np.ndarray) -> dict[str, float]:
+    def evaluate(self, ranking: "Ranking | np.ndarray") -> dict[str, float]:
+        ranking = as_ranking(ranking)
         metrics: dict[str, float] = {}
         for column in self.columns:
             rule = self.rule(column)
             seeds = self.seeds(rule.aspects)
             for pool_name, pool in self.pools().items():
-                scores = retrieval_metrics(embeddings, rule.matrix, seeds, pool, self.k)
+                scores = retrieval_metrics(ranking, rule.matrix, seeds, pool, self.k)
                 metrics.update({f"{pool_name}/{column}/{name}": value for name, value in scores.items()})
-            metrics[f"test/{column}/agts"] = agts(embeddings, rule.pairs, seeds, self.agts_pairs, self.split.seed)
+            metrics[f"test/{column}/agts"] = agts(ranking, rule.pairs, seeds, self.agts_pairs, self.split.seed)
             if self.reference is not None and len(rule.aspects) == 1:
                 metrics[f"corpus/{column}/overlap@{self.overlap_k}"] = neighbour_overlap(
-                    self.reference, embeddings, seeds, np.arange(len(self.corpus)), self.overlap_k)
+                    self.reference, ranking, seeds, None, self.overlap_k)
         single = [c for c in self.columns if ":" not in c]
         metrics[self.primary_metric] = float(np.mean([metrics[f"test/{a}/mrr@{self.k}"] for a in single]))
         return metrics

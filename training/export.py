@@ -31,3 +31,8 @@ def write_training_record(space: Space, record: dict) -> Path:
 def read_training_record(space: Space) -> dict:
     path = Path(space.directory_ or ".") / TRAINING_RECORD
     return json.loads(path.read_text()) if path.exists() else {}
+
+
+def trained_split(space: Space) -> str | None:
+    """The split fingerprint a trained space was trained on (None for spaces training did not make)."""
+    return read_training_record(space).get("split", {}).get("fingerprint")

@@ -1,8 +1,9 @@
-"""Retrieval metrics on an embedding matrix: P/R/MRR/MAP@k, AgTS and neighbour overlap.
+"""Retrieval metrics of a ranking: P/R/MRR/MAP@k, AgTS and neighbour overlap.
 
-Rows of `embeddings` follow the corpus order; embeddings are L2-normalised here, so dot = cosine.
-`relevance(rows_a, rows_b)` returns the bool matrix of who is relevant to whom, and
-`pair_relevance(rows_a, rows_b)` the bool vector for the pairs (rows_a[i], rows_b[i]) (see relevance.py).
+A ranking is a training.rankings.Ranking (the engine's served ranking for a query) or an embedding
+matrix in corpus row order (exact cosine). `relevance(rows_a, rows_b)` returns the bool matrix of
+who is relevant to whom, and `pair_relevance(rows_a, rows_b)` the bool vector for the pairs
+(rows_a[i], rows_b[i]) (see relevance.py).
 """
 from __future__ import annotations
 
@@ -11,59 +12,41 @@ from typing import Callable
 import numpy as np
 from scipy.stats import spearmanr
 
+from training.rankings import CHUNK, Ranking, as_ranking
+
 Relevance = Callable[[np.ndarray, np.ndarray], np.ndarray]
 PairRelevance = Callable[[np.ndarray, np.ndarray], np.ndarray]
-CHUNK = 256
 
 
-def normalise(embeddings: np.ndarray) -> np.ndarray:
-    embeddings = np.asarray(embeddings, dtype=np.float32)
-    norms = np.linalg.norm(embeddings, axis=1, keepdims=True)
-    return embeddings / np.maximum(norms, 1e-12)
+def neighbours(ranking: "Ranking | np.ndarray", seeds: np.ndarray, pool: np.ndarray | None, k: int) -> np.ndarray:
+    """Corpus rows of the k best pool articles of each seed, best first, seed excluded (-1 pads)."""
+    return as_ranking(ranking).top(np.asarray(seeds), pool, k)
 
 
-def _chunks(seeds: np.ndarray):
-    for start in range(0, len(seeds), CHUNK):
-        yield seeds[start:start + CHUNK]
-
-
-def _ranked(embeddings: np.ndarray, seeds: np.ndarray, pool: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Top-k pool positions per seed (the seed itself excluded), best first, and the self mask."""
-    sims = embeddings[seeds] @ embeddings[pool].T
-    is_self = seeds[:, None] == pool[None, :]
-    sims[is_self] = -np.inf
-    k = min(k, len(pool) - 1)
-    top = np.argpartition(-sims, k - 1, axis=1)[:, :k] if k < len(pool) else np.argsort(-sims, axis=1)[:, :k]
-    order = np.argsort(-np.take_along_axis(sims, top, axis=1), axis=1, kind="stable")
-    return np.take_along_axis(top, order, axis=1), is_self
-
-
-def neighbours(embeddings: np.ndarray, seeds: np.ndarray, pool: np.ndarray, k: int) -> np.ndarray:
-    """Corpus rows of the k nearest pool articles of each seed, best first, seed excluded."""
-    embeddings = normalise(embeddings)
-    seeds, pool = np.asarray(seeds), np.asarray(pool)
-    if not len(seeds):
-        return np.empty((0, k), dtype=np.int64)
-    return np.concatenate([pool[_ranked(embeddings, chunk, pool, k)[0]] for chunk in _chunks(seeds)])
-
-
-def retrieval_metrics(embeddings: np.ndarray, relevance: Relevance, seeds: np.ndarray, pool: np.ndarray,
-                      k: int = 10) -> dict[str, float]:
-    """Mean P@k, R@k, MRR@k and MAP@k over seeds with at least one relevant article in the pool.
+def retrieval_metrics(ranking: "Ranking | np.ndarray", relevance: Relevance, seeds: np.ndarray,
+                      pool: np.ndarray | None, k: int = 10) -> dict[str, float]:
+    """Mean P@k, R@k, MRR@k and MAP@k over seeds with at least one relevant article in the pool
+    (`pool` None = the whole corpus, ranked exactly as served).
 
     MAP@k divides by min(k, relevant), as ranx and sentence-transformers' IR evaluator do.
     """
-    embeddings = normalise(embeddings)
-    seeds, pool = np.asarray(seeds), np.asarray(pool)
+    ranking = as_ranking(ranking)
+    seeds = np.asarray(seeds)
+    pool_rows = np.arange(ranking.size) if pool is None else np.asarray(pool)
+    position = np.full(ranking.size, -1)
+    position[pool_rows] = np.arange(len(pool_rows))
     sums = {"precision": 0.0, "recall": 0.0, "mrr": 0.0, "map": 0.0}
     counted = skipped = 0
-    for chunk in _chunks(seeds):
-        top, is_self = _ranked(embeddings, chunk, pool, k)
-        relevant = relevance(chunk, pool) & ~is_self
+    for start in range(0, len(seeds), CHUNK):
+        chunk = seeds[start:start + CHUNK]
+        top = ranking.top(chunk, pool, k)
+        relevant = relevance(chunk, pool_rows) & (chunk[:, None] != pool_rows[None, :])
         n_relevant = relevant.sum(axis=1)
         keep = n_relevant > 0
         skipped += int((~keep).sum())
-        hits = np.take_along_axis(relevant, top, axis=1)[keep].astype(np.float64)
+        columns = np.where(top >= 0, position[np.maximum(top, 0)], -1)
+        hits = np.where(columns >= 0, np.take_along_axis(relevant, np.maximum(columns, 0), axis=1), False)
+        hits = hits[keep].astype(np.float64)
         n_relevant = n_relevant[keep]
         if not len(hits):
             continue
@@ -79,10 +62,10 @@ def retrieval_metrics(embeddings: np.ndarray, relevance: Relevance, seeds: np.nd
     return metrics
 
 
-def agts(embeddings: np.ndarray, pair_relevance: PairRelevance, rows: np.ndarray, pairs: int = 20000,
+def agts(ranking: "Ranking | np.ndarray", pair_relevance: PairRelevance, rows: np.ndarray, pairs: int = 20000,
          seed: int = 0) -> float:
-    """Aspect-guided textual similarity (SentiCSE's SgTS for any aspect): Spearman between the cosine
-    of sampled article pairs and whether they share a label (0/1)."""
+    """Aspect-guided textual similarity (SentiCSE's SgTS for any aspect): Spearman between the score
+    (cosine; a blend's weighted cosine) of sampled article pairs and whether they share a label (0/1)."""
     rows = np.asarray(rows)
     if len(rows) < 2:
         return float("nan")
@@ -91,18 +74,17 @@ def agts(embeddings: np.ndarray, pair_relevance: PairRelevance, rows: np.ndarray
     b = rows[rng.integers(len(rows), size=pairs)]
     keep = a != b
     a, b = a[keep], b[keep]
-    embeddings = normalise(embeddings)
-    cosine = np.einsum("ij,ij->i", embeddings[a], embeddings[b])
+    cosine = as_ranking(ranking).pair_scores(a, b)
     same = np.asarray(pair_relevance(a, b), dtype=bool)
     if same.all() or not same.any():
         return float("nan")
     return float(spearmanr(cosine, same.astype(np.float64)).statistic)
 
 
-def neighbour_overlap(first: np.ndarray, second: np.ndarray, seeds: np.ndarray, pool: np.ndarray,
-                      k: int = 50) -> float:
+def neighbour_overlap(first: "Ranking | np.ndarray", second: "Ranking | np.ndarray", seeds: np.ndarray,
+                      pool: np.ndarray | None = None, k: int = 50) -> float:
     """Overlap@k (Ostendorff et al. 2022, Table 4): mean share of the k neighbours two spaces agree on."""
     if not len(seeds):
         return float("nan")
     a, b = neighbours(first, seeds, pool, k), neighbours(second, seeds, pool, k)
-    return float(np.mean([len(np.intersect1d(x, y)) / a.shape[1] for x, y in zip(a, b)]))
+    return float(np.mean([len(np.intersect1d(x[x >= 0], y[y >= 0])) / k for x, y in zip(a, b)]))

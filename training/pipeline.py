@@ -83,7 +83,7 @@ def train(config: TrainingConfig, corpus: Corpus | None = None, generic: np.ndar
 
         embeddings = load_encoder(f"dir:{encoder_dir}").encode([article_text(a) for a in corpus], progress=progress)
     evaluator = AspectRetrievalEvaluator(corpus, split, config.aspects, reference=generic)
-    metrics = evaluator.evaluate_embeddings(embeddings)
+    metrics = evaluator.evaluate(embeddings)
     run.save_metrics(metrics)
     run.finish({"train_seconds": round(trained, 2), "history": history, "space": config.space_name if space else None,
                 "space_dir": str(space.directory_) if space else None,

@@ -1,4 +1,9 @@
-"""Evaluation reports: JSON, and Markdown tables laid out like AspectCSE's Table 5."""
+"""Evaluation reports, one model for writing and reading: JSON, Markdown tables laid out like
+AspectCSE's Table 5, and the per-aspect rows the Evaluation page shows.
+
+`python -m training evaluate` writes them under `<data home>/training/reports/`; the ones the README
+quotes ship in assets/reports/. Metrics per space sit under keys `{pool}/{aspect}/{metric}@{k}`.
+"""
 from __future__ import annotations
 
 import json
@@ -6,8 +11,12 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explore.reports import POOLS as POOL_TITLES
-from training.evaluation import POOLS
+from explore.settings import ASSETS_DIR, data_home
+
+METRICS = {"precision": "P", "recall": "R", "mrr": "MRR", "map": "MAP"}
+POOL_TITLES = {"test": "test pool (test articles only, the research's protocol)",
+               "corpus": "corpus pool (all articles, what the app shows)"}
+POOLS = tuple(POOL_TITLES)
 
 
 def _cell(value: float | None) -> str:
@@ -24,6 +33,17 @@ class EvaluationReport:
     split: dict
     spaces: dict[str, dict[str, float]] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+    path: Path | None = None  # where it was read from (None until saved or loaded)
+
+    @classmethod
+    def load(cls, path: Path) -> "EvaluationReport":
+        data = json.loads(Path(path).read_text())
+        return cls(data.get("corpus", ""), list(data.get("aspects", [])), int(data.get("k", 10)),
+                   dict(data.get("split", {})), dict(data.get("spaces", {})), dict(data.get("notes", {})), Path(path))
+
+    @property
+    def name(self) -> str:
+        return self.path.stem if self.path else f"{self.corpus}-s{self.split.get('seed')}"
 
     def add(self, name: str, metrics: dict[str, float], note: str = "") -> None:
         self.spaces[name] = metrics
@@ -39,7 +59,26 @@ class EvaluationReport:
         json_path, md_path = path.with_suffix(".json"), path.with_suffix(".md")
         json_path.write_text(self.to_json())
         md_path.write_text(self.to_markdown())
+        self.path = json_path
         return json_path, md_path
+
+    def metric_rows(self, aspect: str, pool: str) -> list[dict]:
+        """One row per space: P/R/MRR/MAP@k of `aspect` in `pool` (missing metrics are None)."""
+        return [{"space": space} | {f"{short}@{self.k}": scores.get(f"{pool}/{aspect}/{metric}@{self.k}")
+                                    for metric, short in METRICS.items()}
+                for space, scores in self.spaces.items()]
+
+    def secondary_rows(self) -> list[dict]:
+        """AgTS and overlap with the generic space, per space and aspect."""
+        rows = []
+        for space, scores in self.spaces.items():
+            row = {"space": space}
+            for aspect in self.aspects:
+                row[f"{aspect} AgTS"] = scores.get(f"test/{aspect}/agts")
+                overlap = next((v for key, v in scores.items() if key.startswith(f"corpus/{aspect}/overlap@")), None)
+                row[f"{aspect} overlap"] = overlap
+            rows.append(row)
+        return rows
 
     def table(self, pool: str) -> str:
         """Rows: spaces; columns: P@k / R@k / MRR@k per aspect, best of each column in bold."""
@@ -79,3 +118,28 @@ class EvaluationReport:
         if self.notes:
             parts += ["\n" + "\n".join(f"- {name}: {note}" for name, note in self.notes.items())]
         return "\n".join(parts) + "\n"
+
+
+def evaluate_command(corpus: str, aspects: list[str]) -> str:
+    return (f"python -m training evaluate --corpus {corpus} --spaces generic "
+            f"--aspects {','.join(aspects[:2]) or 'ASPECT'}")
+
+
+def report_dirs() -> list[Path]:
+    return [data_home() / "training" / "reports", ASSETS_DIR / "reports"]
+
+
+def find_reports(corpus: str | None = None) -> list[EvaluationReport]:
+    """Readable reports, `-main` first, then newest first; `corpus` keeps only that corpus's reports."""
+    reports = []
+    for directory in report_dirs():
+        for path in sorted(directory.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True) \
+                if directory.is_dir() else []:
+            try:
+                report = EvaluationReport.load(path)
+            except (OSError, ValueError, TypeError, AttributeError):
+                continue  # not a report (or half-written): skipped rather than breaking the page
+            if report.spaces and (corpus is None or report.corpus == corpus):
+                reports.append(report)
+    # The headline report (`<corpus>-main`, the README's table) first, then newest first.
+    return sorted(reports, key=lambda report: not report.name.endswith("-main"))

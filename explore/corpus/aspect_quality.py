@@ -1,7 +1,7 @@
 """How good the vital corpus' aspect labels are: coverage on the corpus, precision on a judged sample.
 
 Coverage is measured on the full corpus; precision comes from the manual verdicts in
-tests/fixtures/vital_aspect_sample.json (see docs/aspects.md for how the sample was judged).
+assets/aspects/vital_aspect_sample.json (see docs/aspects.md for how the sample was judged).
 """
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from explore.corpus.vital_aspects import PEOPLE_TOPIC, PLACES_TOPIC, aspects_for
-from explore.settings import REPO_ROOT
+from explore.settings import ASSETS_DIR
 
-SAMPLE_PATH = REPO_ROOT / "tests" / "fixtures" / "vital_aspect_sample.json"
+SAMPLE_PATH = ASSETS_DIR / "aspects" / "vital_aspect_sample.json"
 GROUPS = {"people": PEOPLE_TOPIC, "places": PLACES_TOPIC}
 SAMPLE_KIND = {"people": "person", "places": "place"}
 

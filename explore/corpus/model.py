@@ -100,16 +100,16 @@ class Corpus:
     def find(self, query: str) -> Article:
         """Resolve a title (case-insensitive) or an id; unknown → closest titles, shared → ids."""
         if query is None or not str(query).strip():
-            raise UnknownArticleError(str(query or ""), [])
+            raise UnknownArticleError(str(query or ""), [], self.name)
         query = str(query).strip()
         ids = self.ids_by_title.get(query) or self._casefolded_titles.get(query.casefold())
         if ids and len(ids) == 1:
             return self[ids[0]]
         if ids:
-            raise AmbiguousTitleError(query, list(ids))
+            raise AmbiguousTitleError(query, list(ids), self.name)
         if query in self.position:
             return self[query]
-        raise UnknownArticleError(query, self.closest_titles(query))
+        raise UnknownArticleError(query, self.closest_titles(query), self.name)
 
     def closest_titles(self, query: str, n: int = 5) -> list[str]:
         folded = {title.casefold(): title for title in self.ids_by_title}

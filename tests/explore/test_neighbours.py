@@ -3,7 +3,8 @@ import pytest
 
 from explore.errors import (AmbiguousTitleError, AspectNavError, InvalidQueryError, UnknownArticleError,
                             UnknownSpaceError)
-from explore.neighbours import Neighbourhood, parse_weights
+from explore.neighbours import Neighbourhood
+from explore.query import Blend, Kind, Query
 from explore.spaces import Space
 from tests.explore.aspect_fixtures import aspect_corpus
 
@@ -40,8 +41,9 @@ def ids(neighbours):
     return [n.id for n in neighbours]
 
 
-def test_available_kinds(engine):
-    assert engine.available_kinds() == ["links", "generic", "aspect:occupation", "aspect:country", "union", "blend"]
+def test_available_queries(engine):
+    assert [str(q) for q in engine.available_queries()] == ["links", "generic", "aspect:occupation", "aspect:country",
+                                                            "union"]
 
 
 def test_generic_neighbours_exclude_the_seed_and_rank_by_score(engine):
@@ -74,7 +76,7 @@ def test_aspect_space_neighbours_explain_with_shared_labels(engine):
 
 
 def test_blend_equals_exact_weighted_scores_over_the_whole_corpus(engine):
-    result = engine.neighbours("Marie Curie", "blend", k=5, weights={"occupation": 0.7, "country": 0.3})
+    result = engine.neighbours("Marie Curie", "blend:occupation:0.7,country:0.3", k=5)
     row = engine.corpus.position["curie"]
     occ, cty = engine.spaces["occupation"].embeddings_, engine.spaces["country"].embeddings_
     exact = 0.7 * occ @ occ[row] + 0.3 * cty @ cty[row]
@@ -82,34 +84,35 @@ def test_blend_equals_exact_weighted_scores_over_the_whole_corpus(engine):
     expected = [engine.corpus.articles[i].id for i in np.argsort(-exact, kind="stable")[:5]]
     assert ids(result) == expected
     np.testing.assert_allclose([n.score for n in result], np.sort(exact)[::-1][:5], atol=1e-5)
-    # Weights are relative: 7:3 is 0.7:0.3.
-    assert ids(engine.neighbours("curie", "blend", 5, {"occupation": 7, "country": 3})) == expected
+    # Weights are relative: 7:3 is 0.7:0.3; a Query and its spelling ask the same.
+    assert ids(engine.neighbours("curie", Query.blended({"occupation": 7, "country": 3}), 5)) == expected
 
 
-@pytest.mark.parametrize("weights, error, message", [
-    (None, InvalidQueryError, "needs weights"),
-    ({}, InvalidQueryError, "needs weights"),
-    ({"colour": 1.0}, UnknownSpaceError, "unknown space 'colour'.*Spaces: generic"),
-    ({"occupation": -1.0}, InvalidQueryError, ">= 0"),
-    ({"occupation": float("nan")}, InvalidQueryError, ">= 0"),
-    ({"occupation": 0, "country": 0}, InvalidQueryError, "positive"),
-    ({"occupation": "lots"}, InvalidQueryError, "number"),
+@pytest.mark.parametrize("query, error, message", [
+    ("blend", InvalidQueryError, "needs weights"),
+    ("blend:colour:1", UnknownSpaceError, "unknown space 'colour'.*Spaces: generic"),
+    ("blend:occupation:-1", InvalidQueryError, ">= 0"),
+    ("blend:occupation:nan", InvalidQueryError, ">= 0"),
+    ("blend:occupation:0,country:0", InvalidQueryError, "positive"),
+    ("blend:occupation:lots", InvalidQueryError, "number"),
+    ("blend:occupation", InvalidQueryError, "Bad blend part 'occupation'"),
 ])
-def test_bad_blend_weights(engine, weights, error, message):
+def test_bad_blends_name_the_bad_part(engine, query, error, message):
     with pytest.raises(error, match=message):
-        engine.neighbours("Marie Curie", "blend", weights=weights)
+        engine.neighbours("Marie Curie", query)
 
 
-def test_weights_outside_a_blend_are_refused(engine):
-    with pytest.raises(InvalidQueryError, match="'blend' only"):
-        engine.neighbours("Marie Curie", "generic", weights={"generic": 1})
-
-
-def test_parse_weights():
-    assert parse_weights("occupation=0.7, country=0.3") == {"occupation": 0.7, "country": 0.3}
-    for bad in ["", "occupation", "occupation=high", "=0.3"]:
-        with pytest.raises(InvalidQueryError):
-            parse_weights(bad)
+def test_a_kind_that_matches_several_spaces_is_refused_with_the_choices(engine):
+    corpus = engine.corpus
+    spaces = dict(engine.spaces)
+    spaces["union-two"] = Space("union-two", "union", "not-installed", ("occupation", "country"))
+    spaces["union-two"]._set_state(engine.spaces["union"].embeddings_, corpus.name, corpus.content_hash, "x", "fp32",
+                                   "", 0.0, "")
+    two = Neighbourhood(corpus, spaces)
+    with pytest.raises(InvalidQueryError, match="'union' matches 2 spaces.*name one: union:union, union:union-two"):
+        two.neighbours("Marie Curie", "union")
+    assert ids(two.neighbours("Marie Curie", "union:union-two", 3)) == ids(engine.neighbours("Marie Curie", "union", 3))
+    assert [str(q) for q in two.available_queries()][-2:] == ["union:union", "union:union-two"]
 
 
 def test_missing_space_for_the_kind_lists_what_exists(engine):
@@ -118,7 +121,7 @@ def test_missing_space_for_the_kind_lists_what_exists(engine):
         engine.neighbours("Marie Curie", "aspect:century")
     with pytest.raises(UnknownSpaceError, match="no intersection space"):
         engine.neighbours("Marie Curie", "intersection")
-    with pytest.raises(InvalidQueryError, match="Unknown kind 'colour'.*Kinds: links, generic"):
+    with pytest.raises(InvalidQueryError, match="Unknown kind 'colour'.*valid kinds: links, generic"):
         engine.neighbours("Marie Curie", "colour")
 
 
@@ -167,11 +170,12 @@ def test_free_text_has_no_links(engine):
         engine.neighbours_for_text("a painter", "links")
 
 
-def test_all_neighbours_covers_every_kind_and_blend_when_weighted(engine):
+def test_all_neighbours_covers_every_kind_and_blend_when_given(engine):
     columns = engine.all_neighbours("Marie Curie", k=3)
-    assert list(columns) == ["links", "generic", "aspect:occupation", "aspect:country", "union"]
-    weighted = engine.all_neighbours("Marie Curie", k=3, weights={"union": 1, "generic": 1})
-    assert list(weighted)[-1] == "blend" and len(weighted["blend"]) == 3
+    assert [str(q) for q in columns] == ["links", "generic", "aspect:occupation", "aspect:country", "union"]
+    blend = Blend.of({"union": 1, "generic": 1})
+    weighted = engine.all_neighbours("Marie Curie", k=3, blend=blend)
+    assert list(weighted)[-1] == Query(Kind.BLEND, blend=blend) and len(weighted[Query.blended(blend)]) == 3
 
 
 def test_a_space_of_another_corpus_is_refused(engine):

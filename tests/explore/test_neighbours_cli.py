@@ -37,7 +37,7 @@ def test_neighbours_all_prints_columns_side_by_side(stored_tiny, capsys):
 def test_free_text_and_blend(stored_tiny, capsys):
     assert main(["neighbours", "a French impressionist painter", "--text", "--corpus", "tiny", "-k", "2"]) == 0
     assert "Claude Monet" in capsys.readouterr().out
-    assert main(["neighbours", "Paris", "--corpus", "tiny", "--blend", "generic=1", "-k", "2"]) == 0
+    assert main(["neighbours", "Paris", "--corpus", "tiny", "--blend", "generic:1", "-k", "2"]) == 0
     assert "blend:" in capsys.readouterr().out
 
 
@@ -47,18 +47,27 @@ def test_free_text_and_blend(stored_tiny, capsys):
     (["neighbours", "  "], "Empty seed"),
     (["neighbours", "Paris", "-k", "0"], "k must be"),
     (["neighbours", "Paris", "--kind", "aspect:country"], "Spaces: generic (generic)"),
-    (["neighbours", "Paris", "--blend", "country=1"], "unknown space 'country'"),
+    (["neighbours", "Paris", "--blend", "country:1"], "unknown space 'country'"),
+    (["neighbours", "Paris", "--kind", "blend:generic"], "Bad blend part 'generic'"),
+    (["neighbours", "Marie Curry"], "in corpus 'tiny'"),
 ])
 def test_bad_input_is_a_one_line_error(stored_tiny, capsys, argv, message):
     assert main(argv + ["--corpus", "tiny"]) == 2
     assert message in capsys.readouterr().err
 
 
-def test_spaces_list_and_build(stored_tiny, capsys):
+@pytest.mark.parametrize("dtype, shown", [(None, "fp32"), ("bfloat16", "bf16")])
+def test_spaces_list_and_build(stored_tiny, minilm, monkeypatch, capsys, dtype, shown):
+    """The build line names the precision the encoder used. The automatic choice depends on the host
+    (native CPU bf16, GPU), so the test pins it; that choice is tested with a patched capability in
+    tests/explore/encoders/test_encoder.py."""
+    import torch
+
     assert main(["spaces", "list", "--corpus", "tiny"]) == 0
     assert "home: generic, encoder minilm, 12x384, current" in capsys.readouterr().out
-    assert main(["spaces", "build", "--corpus", "tiny"]) == 0
-    assert "generic: generic, encoder minilm (fp32), 12 x 384" in capsys.readouterr().out
+    monkeypatch.setitem(minilm.__dict__, "autocast_dtype", dtype and getattr(torch, dtype))
+    assert main(["spaces", "build", "--corpus", "tiny", "--force"]) == 0
+    assert f"generic: generic, encoder minilm ({shown}), 12 x 384" in capsys.readouterr().out
 
 
 @pytest.mark.slow
@@ -74,3 +83,17 @@ def test_vital_cli_prints_all_kinds_from_the_shipped_assets_in_under_2_s():
     assert out.returncode == 0, out.stderr
     assert "Pierre Curie" in out.stdout and "encode" not in out.stderr
     assert seconds < 2.0, seconds
+
+
+def test_side_by_side_headings_wrap_instead_of_being_cut(monkeypatch, capsys):
+    from explore.neighbours import Neighbour
+    from explore.neighbours_cli import _print_side_by_side
+    from explore.query import Kind, Query
+
+    monkeypatch.setenv("COLUMNS", "60")
+    names = ["union-country-occupation-aspectcse-fn", "union-country-occupation-aspectcse"]
+    _print_side_by_side({Query(Kind.UNION, name): [Neighbour("a", "Alpha", 0.5)] for name in names})
+    heading = capsys.readouterr().out.split("----")[0].splitlines()
+    width = (60 - 4) // 2 - 2
+    columns = ["".join(line[start:start + width].strip() for line in heading) for start in (4, 4 + width + 2)]
+    assert columns == [f"union:{name}" for name in names]  # each full name reads off its column, nothing cut

@@ -70,14 +70,14 @@ def fixture_engine(corpus: Corpus):
 @pytest.fixture
 def app(isolated_home, monkeypatch):
     """An AppTest on the fixture corpus; `app(page, **query)` runs it once."""
-    import explore.columns
+    import app_views.columns
 
     engines = {}
 
     def open_engine(corpus):
         return engines.setdefault(corpus.name, fixture_engine(corpus))
 
-    monkeypatch.setattr(explore.columns, "open_engine", open_engine)
+    monkeypatch.setattr(app_views.columns, "open_engine", open_engine)
     store_corpus(fixture_corpus())
     store_corpus(fixture_corpus("plain", aspects=False))
     st.cache_resource.clear()

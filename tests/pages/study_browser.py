@@ -67,10 +67,10 @@ def main() -> int:
     """Start a server on the tiny study (2 tasks), take part in Chromium, check the database."""
     from selenium import webdriver
 
-    from tests.explore.study.fakes import TINY_STUDY, tiny_corpus, write_tiny_study
+    from tests.study.fakes import TINY_STUDY, tiny_corpus, write_tiny_study
     from explore.corpus import store_corpus
-    from explore.study.report import load_answers
-    from explore.study.store import StoreConfig, open_store
+    from study.report import load_answers
+    from study.store import StoreConfig, open_store
 
     home = Path(tempfile.mkdtemp(prefix="aspectnav-browser-"))
     os.environ["ASPECTNAV_HOME"] = str(home)

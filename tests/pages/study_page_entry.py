@@ -2,8 +2,8 @@
 import runpy
 from pathlib import Path
 
-import explore.study.engine_provider as engine_provider
-from tests.explore.study.fakes import FakeProvider
+import study.engine_provider as engine_provider
+from tests.study.fakes import FakeProvider
 
 engine_provider.engine_provider = FakeProvider
 runpy.run_path(str(Path(__file__).resolve().parents[2] / "pages" / "study.py"), run_name="__main__")

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from explore.study import engine_provider
+from study import engine_provider
 from explore.corpus import store_corpus
-from tests.explore.study.fakes import FakeProvider, tiny_corpus, write_tiny_study
+from tests.study.fakes import FakeProvider, tiny_corpus, write_tiny_study
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 

@@ -22,7 +22,7 @@ def test_map_of_two_spaces_with_seed_and_neighbours(app):
 
 
 def test_points_are_clickable_and_a_click_names_the_article(app):
-    from pages.figures import selected_article
+    from app_views.figures import selected_article
 
     at = app("pages/maps.py", seed="Person 7")
     assert all(chart.proto.selection_mode for chart in at.get("plotly_chart"))
@@ -43,12 +43,12 @@ def test_colour_aspect_and_sample_size(app):
 
 
 def test_a_corpus_without_spaces_names_the_command(app, monkeypatch):
-    import explore.columns
+    import app_views.columns
     from explore.errors import UnknownSpaceError
 
     def no_engine(corpus):
         raise UnknownSpaceError("Corpus 'fixture' has no space 'generic'.")
 
-    monkeypatch.setattr(explore.columns, "open_engine", no_engine)
+    monkeypatch.setattr(app_views.columns, "open_engine", no_engine)
     at = app("pages/maps.py", seed="Person 7")
     assert "no space" in at.error[0].value

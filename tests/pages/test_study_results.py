@@ -6,11 +6,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from explore.study.definition import check_study, load_study
-from explore.study.sessions import open_flow
-from explore.study.store import StoreConfig, open_store
-from tests.explore.study.fakes import FakeProvider, tiny_corpus, write_tiny_study
-from tests.explore.study.test_sessions import answer_all
+from study.definition import check_study, load_study
+from study.sessions import open_flow
+from study.store import StoreConfig, open_store
+from tests.study.fakes import FakeProvider, tiny_corpus, write_tiny_study
+from tests.study.test_sessions import answer_all
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "study_results.py")
 PASSWORD = "correct horse battery staple"

@@ -31,7 +31,7 @@ def test_train_then_evaluate_prints_the_table(fixture_corpus, capsys, tmp_path):
 
     stem = tmp_path / "report"
     assert main(["evaluate", "--corpus", "fixture", "--aspects", "country,occupation", "--output", str(stem),
-                 "--spaces", "generic,country,occupation,blend=blend:country+occupation,"
+                 "--spaces", "generic,country,occupation,blend=blend:country:0.5,occupation:0.5,"
                              "ours=union-country-occupation-aspectcse-fn"]) == 0
     table = capsys.readouterr().out
     assert "| Space | country P@10 | country R@10 | country MRR@10 | occupation P@10" in table

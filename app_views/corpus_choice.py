@@ -1,0 +1,76 @@
+"""Streamlit: which corpus the pages show — the sidebar picker (kept in the URL as ?corpus=), the
+corpora loaded once per server, and the Wikipedia credit for the corpus in view."""
+from __future__ import annotations
+
+import streamlit as st
+
+from app_views.markdown import escape_markdown
+from app_views.view_session import explore_view
+from app_views.view_state import CORPUS_PARAM, DEFAULT_CORPUS
+from explore.corpus import WIKIPEDIA_LICENSE, Corpus, list_corpora, open_corpus
+from explore.errors import AspectNavError
+from study.configured import configured_study
+
+PICKER_KEY = "corpus_picker"  # the selectbox's widget key; the choice itself lives in the view
+
+
+@st.cache_resource(show_spinner="Loading corpus…")
+def load_corpus(name: str) -> Corpus:
+    return open_corpus(name)
+
+
+def corpus_param(name: str) -> dict[str, str]:
+    """The URL's ?corpus= for `name` (left out for the default corpus, so URLs stay short)."""
+    return {} if name == DEFAULT_CORPUS else {CORPUS_PARAM: name}
+
+
+def corpus_picker() -> Corpus:
+    """The sidebar's corpus picker; a corpus named in the URL wins. Returns the chosen corpus."""
+    view = explore_view()
+    names = list_corpora()
+    wanted = st.query_params.get(CORPUS_PARAM)
+    if wanted in names:
+        view.switch_corpus(wanted)
+    if view.corpus not in names:
+        view.switch_corpus(DEFAULT_CORPUS)
+    st.session_state[PICKER_KEY] = view.corpus
+    st.sidebar.selectbox("Corpus", names, key=PICKER_KEY, on_change=_picked)
+    _mirror_corpus(view.corpus)
+    return load_corpus(view.corpus)
+
+
+def chosen_corpus() -> Corpus:
+    """The corpus the picker chose on this run (the frame draws the picker before the page runs)."""
+    return load_corpus(explore_view().corpus)
+
+
+def _picked() -> None:
+    explore_view().switch_corpus(st.session_state[PICKER_KEY])
+    for key in ("seed", "text"):  # the old corpus's seed; k and blend carry over
+        if key in st.query_params:
+            del st.query_params[key]
+    _mirror_corpus(st.session_state[PICKER_KEY])
+
+
+def _mirror_corpus(name: str) -> None:
+    wanted = corpus_param(name).get(CORPUS_PARAM)
+    if wanted and st.query_params.get(CORPUS_PARAM) != wanted:
+        st.query_params[CORPUS_PARAM] = wanted
+    elif not wanted and CORPUS_PARAM in st.query_params:
+        del st.query_params[CORPUS_PARAM]
+
+
+def study_corpus() -> Corpus | None:
+    """The corpus of the study this instance serves, or None while the study cannot be read (the
+    study pages say why)."""
+    try:
+        return load_corpus(configured_study(st.secrets).corpus)
+    except AspectNavError:
+        return None
+
+
+def wikipedia_credit(corpus: Corpus | None) -> None:
+    """The CC BY-SA credit every page carries, with the corpus's source when there is one."""
+    source = (f" Source: {escape_markdown(corpus.provenance.source)} ({escape_markdown(corpus.provenance.date)})."
+              if corpus is not None else "")
+    st.sidebar.caption(f"{WIKIPEDIA_LICENSE}.{source}")

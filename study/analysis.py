@@ -1,0 +1,249 @@
+"""Mean rank per source, as in the research, with bootstrap intervals and rank tests.
+
+The unit is the participant. For one answer, a source's score is the mean rank of the candidates
+it proposed (a candidate two sources proposed counts for both); unranked candidates get the
+`unranked` value: "last" = the nominal list length (12 = 4 sources × 3, as in the research) or
+"mid" = the mean of the ranks they share ((5 + 1 + 12) / 2 = 9, fairer to sources whose picks
+are all unranked). A participant's score per source and task type is the mean over their answers;
+the reported mean rank is the mean over participants, with a percentile bootstrap over
+participants, a Friedman test over participants who have every source, and pairwise Wilcoxon
+signed-rank tests with Holm's correction.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from itertools import combinations
+from statistics import fmean
+
+import numpy as np
+
+from explore.errors import AspectNavError
+from study.candidates import Candidate
+from study.definition import StudyDefinition, Task
+
+ALL_TASKS = "all"
+
+
+@dataclass(frozen=True)
+class AnalysisConfig:
+    unranked: str | float = "last"  # "last" | "mid" | a number
+    bootstrap_samples: int = 2000
+    confidence: float = 0.95
+    random_seed: int = 0  # the bootstrap is reproducible: same data → same intervals
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """One stored answer, as the analysis needs it; `participant` is a number, never the code."""
+
+    participant: int
+    task_id: str
+    ranking: tuple[str, ...]
+    candidates: tuple[Candidate, ...]
+    answered_at: str = ""
+
+    @property
+    def rank_of(self) -> dict[str, int]:
+        """Article id → the rank the participant gave it (1 = best); unranked ids are absent."""
+        return {article_id: position for position, article_id in enumerate(self.ranking, start=1)}
+
+
+@dataclass(frozen=True)
+class SourceSummary:
+    task_type: str
+    source: str
+    mean_rank: float
+    ci_low: float
+    ci_high: float
+    participants: int
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    task_type: str
+    statistic: float | None
+    p_value: float | None
+    participants: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PairwiseTest:
+    task_type: str
+    source_a: str
+    source_b: str
+    statistic: float | None
+    p_value: float | None
+    p_holm: float | None
+    participants: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class TaskBreakdown:
+    task_id: str
+    task_type: str
+    source: str
+    mean_rank: float
+    answers: int
+
+
+@dataclass
+class StudyReport:
+    study: str
+    unranked: str
+    participants_started: int
+    participants_finished: int
+    participants_answering: int
+    answers: int
+    summaries: list[SourceSummary] = field(default_factory=list)
+    friedman: list[FriedmanResult] = field(default_factory=list)
+    pairwise: list[PairwiseTest] = field(default_factory=list)
+    per_task: list[TaskBreakdown] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def parse_unranked(policy: str | float) -> str | float:
+    """'last', 'mid' or a number (the rank every unranked candidate gets)."""
+    if policy in ("last", "mid"):
+        return policy
+    try:
+        return float(policy)
+    except (TypeError, ValueError):
+        raise AspectNavError(f"Unranked policy {policy!r}: use 'last', 'mid' or a number.") from None
+
+
+def unranked_value(task: Task, policy: str | float) -> float:
+    policy = parse_unranked(policy)
+    if policy == "last":
+        return float(task.nominal_candidates)
+    if policy == "mid":
+        return (task.rank_depth + 1 + task.nominal_candidates) / 2
+    return policy
+
+
+def source_scores(answer: AnswerRecord, unranked: float) -> dict[str, float]:
+    """Mean rank of each source's candidates in one answer."""
+    rank = answer.rank_of
+    ranks: dict[str, list[float]] = {}
+    for candidate in answer.candidates:
+        for source in candidate.sources:
+            ranks.setdefault(source, []).append(rank.get(candidate.id, unranked))
+    return {source: fmean(values) for source, values in ranks.items()}
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm–Bonferroni adjusted p-values, in the input order."""
+    order = sorted(range(len(p_values)), key=p_values.__getitem__)
+    adjusted = [0.0] * len(p_values)
+    running = 0.0
+    for step, index in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - step) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def bootstrap_interval(values: list[float], config: AnalysisConfig) -> tuple[float, float]:
+    """Percentile interval of the mean, resampling participants."""
+    data = np.asarray(values, dtype=float)
+    if len(data) < 2:
+        return float(data.mean()), float(data.mean())
+    rng = np.random.default_rng(config.random_seed)
+    means = data[rng.integers(0, len(data), size=(config.bootstrap_samples, len(data)))].mean(axis=1)
+    tail = (1 - config.confidence) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def _wilcoxon(a: list[float], b: list[float]) -> tuple[float | None, float | None, str]:
+    if all(x == y for x, y in zip(a, b)):
+        return 0.0, 1.0, "all differences are zero"
+    from scipy import stats  # imported here: scipy.stats costs ~0.8 s of every CLI start
+
+    result = stats.wilcoxon(a, b)
+    return float(result.statistic), float(result.pvalue), ""
+
+
+def analyse(study: StudyDefinition, answers: list[AnswerRecord], config: AnalysisConfig = AnalysisConfig(),
+            started: int | None = None, finished: int | None = None) -> StudyReport:
+    """The full report; `started`/`finished` are participant counts from the store (default: from answers)."""
+    tasks = {task.id: task for task in study.tasks}
+    sources = study.source_labels
+    # participant → task type → source → that participant's answer scores
+    by_participant: dict[str, dict[int, dict[str, list[float]]]] = {}
+    per_task: dict[tuple[str, str], list[float]] = {}
+    for answer in answers:
+        task = tasks.get(answer.task_id)
+        if task is None:
+            continue  # a task removed from the definition: not comparable, left out
+        scores = source_scores(answer, unranked_value(task, config.unranked))
+        for task_type in (task.task_type, ALL_TASKS):
+            person = by_participant.setdefault(task_type, {}).setdefault(answer.participant, {})
+            for source, score in scores.items():
+                person.setdefault(source, []).append(score)
+        for source, score in scores.items():
+            per_task.setdefault((answer.task_id, source), []).append(score)
+
+    participants = {answer.participant for answer in answers}
+    report = StudyReport(
+        study=study.name,
+        unranked=str(config.unranked),
+        participants_started=started if started is not None else len(participants),
+        participants_finished=finished if finished is not None else len(participants),
+        participants_answering=len(participants),
+        answers=len(answers),
+    )
+    task_types = [*study.task_types, ALL_TASKS] if len(study.task_types) > 1 else study.task_types
+    for task_type in task_types:
+        people = by_participant.get(task_type, {})
+        means = {p: {s: fmean(v) for s, v in scores.items()} for p, scores in people.items()}
+        for source in sources:
+            values = [m[source] for m in means.values() if source in m]
+            if values:
+                low, high = bootstrap_interval(values, config)
+                report.summaries.append(SourceSummary(task_type, source, fmean(values), low, high, len(values)))
+        present = [s for s in sources if any(s in m for m in means.values())]
+        complete = [m for m in means.values() if all(s in m for s in present)]
+        report.friedman.append(_friedman(task_type, present, complete))
+        report.pairwise.extend(_pairwise(task_type, present, means))
+    for task in study.tasks:
+        for source in sources:
+            values = per_task.get((task.id, source))
+            if values:
+                report.per_task.append(TaskBreakdown(task.id, task.task_type, source, fmean(values), len(values)))
+    return report
+
+
+def _friedman(task_type: str, sources: list[str], complete: list[dict[str, float]]) -> FriedmanResult:
+    if len(sources) < 3:
+        return FriedmanResult(task_type, None, None, len(complete), "needs at least 3 sources")
+    if len(complete) < 2:
+        return FriedmanResult(task_type, None, None, len(complete), "needs at least 2 participants")
+    columns = [[m[s] for m in complete] for s in sources]
+    if all(len(set(row)) == 1 for row in zip(*columns)):
+        return FriedmanResult(task_type, 0.0, 1.0, len(complete), "every participant ranked all sources equal")
+    from scipy import stats
+
+    result = stats.friedmanchisquare(*columns)
+    return FriedmanResult(task_type, float(result.statistic), float(result.pvalue), len(complete))
+
+
+def _pairwise(task_type: str, sources: list[str], means: dict[int, dict[str, float]]) -> list[PairwiseTest]:
+    rows = []
+    for a, b in combinations(sources, 2):
+        pairs = [(m[a], m[b]) for m in means.values() if a in m and b in m]
+        if len(pairs) < 2:
+            rows.append(PairwiseTest(task_type, a, b, None, None, None, len(pairs), "needs at least 2 participants"))
+            continue
+        statistic, p_value, note = _wilcoxon([x for x, _ in pairs], [y for _, y in pairs])
+        rows.append(PairwiseTest(task_type, a, b, statistic, p_value, None, len(pairs), note))
+    tested = [i for i, row in enumerate(rows) if row.p_value is not None and not math.isnan(row.p_value)]
+    adjusted = holm([rows[i].p_value for i in tested])
+    for i, p_holm in zip(tested, adjusted):
+        row = rows[i]
+        rows[i] = PairwiseTest(row.task_type, row.source_a, row.source_b, row.statistic, row.p_value, p_holm,
+                               row.participants, row.note)
+    return rows

@@ -1,0 +1,327 @@
+"""A user study as data: title, consent text, tasks and the sources each task compares.
+
+A study file (YAML or JSON) is read by `load_study`, which checks its shape and sizes against pydantic
+schemas (a refusal quotes the field's description); `check_study` then checks it against a corpus (seeds,
+aspects, labels) and the sources the engine knows. Every refusal names the study and the task, so a
+researcher can fix the file without guessing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Annotated, Any, Callable, Iterable, Mapping
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from explore.errors import AmbiguousTitleError, AspectNavError, UnknownArticleError
+from explore.query import Kind, Query
+from explore.schema import Refusal, refusals
+from explore.settings import ASSETS_DIR
+
+STUDIES_DIR = ASSETS_DIR / "studies"
+DEFAULT_STUDY = "vital_default"
+DEFAULT_SOURCES = ("links", "generic", "aspect", "union")
+MAX_CANDIDATES_PER_SOURCE = 20
+
+
+class StudyDefinitionError(AspectNavError):
+    """A study file is malformed or does not fit the corpus; the message names the task."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where candidates come from. `label` is what the analysis reports; `query` what the engine runs
+    (any explore.query spelling: `links`, `generic`, `aspect:<name>`, `union`, `blend:a:0.7,b:0.3`, ...)."""
+
+    label: str
+    query: Query
+
+    @property
+    def aspect(self) -> str | None:
+        return self.query.name if self.query.kind is Kind.ASPECT else None
+
+    def to_dict(self) -> dict:
+        """The stored shape of earlier releases (kind, weights), so a stored study keeps its fingerprint."""
+        blend = self.query.blend
+        return {"label": self.label, "kind": "blend" if blend else str(self.query),
+                "weights": blend.as_dict() if blend else {}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "Source":
+        weights = data.get("weights") or {}
+        query = Query.blended(weights) if data["kind"] == "blend" else Query.parse(data["kind"])
+        return cls(data["label"], query)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One exploration task: read on from `seed` towards `goal` along `aspect` = `label`."""
+
+    id: str
+    aspect: str
+    label: str
+    seed: str
+    goal: str
+    sources: tuple[Source, ...]
+    candidates_per_source: int = 3
+    rank_depth: int = 5
+
+    @property
+    def task_type(self) -> str:
+        """Tasks are grouped by their aspect in the analysis (country tasks, occupation tasks)."""
+        return self.aspect
+
+    @property
+    def nominal_candidates(self) -> int:
+        """Candidates shown when no two sources agree (12 in the research)."""
+        return self.candidates_per_source * len(self.sources)
+
+
+@dataclass(frozen=True)
+class StudyDefinition:
+    name: str
+    title: str
+    corpus: str
+    intro: str
+    consent: str
+    tasks: tuple[Task, ...]
+
+    def task(self, task_id: str) -> Task:
+        for task in self.tasks:
+            if task.id == task_id:
+                return task
+        raise StudyDefinitionError(f"Study {self.name!r} has no task {task_id!r}.")
+
+    @property
+    def source_labels(self) -> list[str]:
+        return list(dict.fromkeys(source.label for task in self.tasks for source in task.sources))
+
+    @property
+    def task_types(self) -> list[str]:
+        return list(dict.fromkeys(task.task_type for task in self.tasks))
+
+    def to_dict(self) -> dict:
+        tasks = [{**asdict(task), "sources": [source.to_dict() for source in task.sources]} for task in self.tasks]
+        return {**asdict(replace(self, tasks=())), "tasks": tasks}
+
+    def fingerprint(self) -> str:
+        """Changes when anything a participant sees or the analysis reads changes."""
+        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def study_from_dict(data: Mapping) -> StudyDefinition:
+    """Inverse of `StudyDefinition.to_dict` (the store keeps studies as JSON)."""
+    tasks = tuple(
+        Task(**{**t, "sources": tuple(Source.from_dict(s) for s in t["sources"])}) for t in data["tasks"]
+    )
+    return StudyDefinition(**{**data, "tasks": tasks})
+
+
+def study_path(name_or_path: str | Path) -> Path:
+    """A path as given, or the name of a shipped study in assets/studies/."""
+    path = Path(name_or_path)
+    if path.suffix in {".yaml", ".yml", ".json"} or path.exists():
+        return path
+    for suffix in (".yaml", ".yml", ".json"):
+        candidate = STUDIES_DIR / f"{name_or_path}{suffix}"
+        if candidate.exists():
+            return candidate
+    shipped = ", ".join(sorted(p.stem for p in STUDIES_DIR.glob("*.y*ml")))
+    raise StudyDefinitionError(f"No study file {str(name_or_path)!r}. Shipped studies: {shipped}.")
+
+
+def load_study(name_or_path: str | Path = DEFAULT_STUDY) -> StudyDefinition:
+    """Read and shape-check a study file (no corpus needed; see `check_study` for that)."""
+    path = study_path(name_or_path)
+    if not path.exists():
+        raise StudyDefinitionError(f"Study file {str(path)!r} does not exist.")
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (OSError, ValueError, yaml.YAMLError) as exc:
+        raise StudyDefinitionError(f"Study file {str(path)!r} cannot be read: {exc}") from None
+    return parse_study(data, default_name=path.stem)
+
+
+_SLUG = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+_SLUG_TEXT = "1-64 letters, digits, '.', '_' or '-'"
+_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+class _Schema(BaseModel):
+    # A YAML `label: 1984` is the text "1984"; a misspelt key is refused rather than silently ignored.
+    model_config = ConfigDict(extra="forbid", coerce_numbers_to_str=True)
+
+
+class _StudyFile(_Schema):
+    """A study file as written; `defaults` and each task are checked on their own, so a refusal names the task."""
+
+    name: str = Field(pattern=_SLUG, description=_SLUG_TEXT)
+    title: str | None = Field(None, description="text")
+    corpus: str | None = Field(None, description="a corpus name such as vital")
+    intro: str | None = Field(None, description="text")
+    consent: str | None = Field(None, description="text")
+    defaults: dict[str, Any] | None = Field(None, description="a mapping of sources, candidates_per_source, rank_depth")
+    tasks: list[Any] = Field(min_length=1, description="a non-empty list of tasks")
+
+
+class _Defaults(_Schema):
+    """What every task uses unless it says otherwise."""
+
+    sources: tuple[Any, ...] = Field(
+        DEFAULT_SOURCES, min_length=1,
+        description="a list of at least one source: a query (links, generic, aspect, union, aspect:<name>, "
+                    "blend:<space>:<weight>,...) or a mapping {label, kind}")
+    candidates_per_source: int = Field(
+        3, strict=True, ge=1, le=MAX_CANDIDATES_PER_SOURCE,
+        description=f"a whole number from 1 to {MAX_CANDIDATES_PER_SOURCE} (a participant cannot read more)")
+    rank_depth: int = Field(5, strict=True, ge=1, description="a whole number of at least 1")
+
+
+class _TaskFile(_Defaults):
+    id: str = Field(pattern=_SLUG, description=_SLUG_TEXT)
+    aspect: _Text = Field(description="a corpus aspect name such as country")
+    label: _Text = Field(description="a label of that aspect such as France")
+    seed: _Text = Field(description="the title of the article the task starts from")
+    goal: _Text = Field(description="a text shown to the participant, such as 'Learn about France'")
+
+
+def _validated(schema: type[_Schema], data: Any, here: str):
+    try:
+        return schema.model_validate(data)
+    except ValidationError as error:
+        raise StudyDefinitionError(f"{here}: {'; '.join(map(_sentence, refusals(error, schema)))}.") from None
+
+
+def _sentence(refusal: Refusal) -> str:
+    """'rank_depth' must be a whole number of at least 1, not 0 (and the like)."""
+    field, got = refusal.field, refusal.got
+    if not field:
+        return f"must be a mapping of {refusal.expected}, not {got!r}"
+    if refusal.unknown:
+        return f"unknown field {field!r}; known fields: {refusal.expected}"
+    if refusal.missing or got is None or (isinstance(got, str) and not got.strip()):
+        return f"{field!r} is required: {refusal.expected}"
+    if isinstance(got, (list, tuple, dict)) and not got:
+        return f"{field!r} is empty; expected {refusal.expected}"
+    return f"{field!r} must be {refusal.expected}, not {got!r}"
+
+
+def parse_study(data: Any, default_name: str = DEFAULT_STUDY) -> StudyDefinition:
+    if not isinstance(data, Mapping):
+        raise StudyDefinitionError("A study file must be a mapping with title, corpus and tasks.")
+    name = str(data.get("name") or default_name)
+    where = f"Study {name!r}"
+    study = _validated(_StudyFile, {**data, "name": name}, where)
+    defaults = _validated(_Defaults, study.defaults or {}, f"{where}, defaults")
+    tasks = tuple(_parse_task(raw, index, defaults, where) for index, raw in enumerate(study.tasks, start=1))
+    seen: set[str] = set()
+    for task in tasks:
+        if task.id in seen:
+            raise StudyDefinitionError(f"{where}, task {task.id!r}: the id is used twice.")
+        seen.add(task.id)
+    return StudyDefinition(
+        name=name,
+        title=study.title or name,
+        corpus=study.corpus or "vital",
+        intro=(study.intro or "").strip(),
+        consent=(study.consent or "").strip(),
+        tasks=tasks,
+    )
+
+
+def _parse_task(raw: Any, index: int, defaults: _Defaults, where: str) -> Task:
+    task_id = str(raw.get("id") or f"task-{index}") if isinstance(raw, Mapping) else None
+    here = f"{where}, task {task_id!r}" if task_id else f"{where}, task #{index}"
+    fields = _validated(_TaskFile, {**defaults.model_dump(), **raw, "id": task_id} if task_id else raw, here)
+    sources = tuple(_parse_source(s, fields.aspect, here) for s in fields.sources)
+    labels = [s.label for s in sources]
+    if len(set(labels)) != len(labels):
+        raise StudyDefinitionError(f"{here}: two sources share a label ({', '.join(labels)}); give blends distinct labels.")
+    per_source, depth = fields.candidates_per_source, fields.rank_depth
+    if depth > per_source * len(sources):
+        raise StudyDefinitionError(
+            f"{here}: rank_depth = {depth} is impossible with {len(sources)} sources × {per_source} candidates "
+            f"= at most {per_source * len(sources)} candidates."
+        )
+    return Task(id=task_id, aspect=fields.aspect, label=fields.label, seed=fields.seed, goal=fields.goal,
+                sources=sources, candidates_per_source=per_source, rank_depth=depth)
+
+
+def _parse_source(raw: Any, task_aspect: str, here: str) -> Source:
+    """A source name (any query spelling; bare `aspect` = the task's own aspect) or a mapping
+    {label, kind} ({label, kind: blend, weights} of earlier releases is still read, with a warning)."""
+    if isinstance(raw, Mapping):
+        kind = str(raw.get("kind") or "").strip()
+        label = str(raw.get("label") or "").strip() or None
+        weights = raw.get("weights")
+        if kind == "blend" and weights is not None:
+            if not isinstance(weights, Mapping):
+                raise StudyDefinitionError(f"{here}, source {label or kind!r}: 'weights' must map space → weight.")
+            query = _query(lambda: Query.blended(weights), here, label or kind)
+            warnings.warn(f"{here}, source {label or kind!r}: kind: blend with weights is deprecated; write "
+                          f"kind: {str(query)!r}.", FutureWarning, stacklevel=2)
+            return Source(label or str(query), query)
+        raw_kind = kind
+    elif isinstance(raw, str):
+        raw_kind, label = raw.strip(), None
+    else:
+        raise StudyDefinitionError(f"{here}: a source must be a name or a mapping, not {raw!r}.")
+    if raw_kind == "aspect":
+        raw_kind = f"aspect:{task_aspect}"
+    query = _query(lambda: Query.parse(raw_kind), here, label or raw_kind)
+    if label is None:
+        # The task's own aspect is reported as "aspect" so that country and occupation tasks pool into one source.
+        label = "aspect" if query == Query(Kind.ASPECT, task_aspect) else str(query)
+    return Source(label, query)
+
+
+def _query(make, here: str, label: str) -> Query:
+    try:
+        return make()
+    except AspectNavError as exc:
+        raise StudyDefinitionError(f"{here}, source {label!r}: {exc}") from None
+
+
+def check_study(study: StudyDefinition, corpus, known_spaces: Iterable[str] | None = None,
+                resolve: Callable[[Query], object] | None = None) -> StudyDefinition:
+    """Refuse a study that does not fit `corpus`: unknown seed, aspect, label or space.
+
+    `known_spaces` are the space names a blend may weight and an `aspect:` source may name
+    (default: `generic` plus the corpus's aspects); `resolve`, when given (the engine's
+    `Neighbourhood.resolve`), must accept every source other than links. Seeds are resolved to article ids.
+    """
+    if corpus.name != study.corpus:
+        raise StudyDefinitionError(f"Study {study.name!r} is for corpus {study.corpus!r}, not {corpus.name!r}.")
+    spaces = set(known_spaces) if known_spaces is not None else {"generic", *corpus.aspect_names}
+    resolved = []
+    for task in study.tasks:
+        here = f"Study {study.name!r}, task {task.id!r}"
+        try:
+            seed = corpus.find(task.seed)
+        except (UnknownArticleError, AmbiguousTitleError) as exc:
+            raise StudyDefinitionError(f"{here}: seed — {exc}") from None
+        if task.aspect not in corpus.aspect_names:
+            raise StudyDefinitionError(
+                f"{here}: unknown aspect {task.aspect!r}; corpus {corpus.name!r} has {', '.join(corpus.aspect_names)}."
+            )
+        if task.label not in corpus.label_counts(task.aspect):
+            raise StudyDefinitionError(f"{here}: no article of corpus {corpus.name!r} has {task.aspect} = {task.label!r}.")
+        for source in task.sources:
+            if source.aspect is not None and source.aspect not in spaces:
+                raise StudyDefinitionError(f"{here}: unknown space {str(source.query)!r}; known: {', '.join(sorted(spaces))}.")
+            unknown = [name for name in (source.query.blend.names if source.query.blend else ()) if name not in spaces]
+            if unknown:
+                raise StudyDefinitionError(
+                    f"{here}, source {source.label!r}: unknown space {unknown[0]!r}; known: {', '.join(sorted(spaces))}."
+                )
+            if resolve is not None and source.query.kind is not Kind.LINKS:
+                _query(lambda: resolve(source.query), here, source.label)
+            if source.query.kind is Kind.LINKS and corpus.provenance.links == "none":
+                raise StudyDefinitionError(f"{here}: source 'links' but corpus {corpus.name!r} has no links.")
+        resolved.append(replace(task, seed=seed.id))
+    return replace(study, tasks=tuple(resolved))

@@ -1,0 +1,224 @@
+"""The participant flow without a UI: start or resume by code, next task, submit a ranking.
+
+Every step reads its state from the database, so a participant can resume on any device and a
+killed app loses nothing: a task's candidate list is stored the first time it is shown, and each
+answer is one transaction that can succeed only once per participant and task.
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from explore.corpus.snippet import snippet
+from explore.corpus.model import Corpus
+from explore.errors import AspectNavError
+from study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
+from study.definition import StudyDefinition
+from study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore, utcnow
+
+CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base 32: no I, L, O, U to misread
+CODE_GROUPS, CODE_GROUP_CHARS = 3, 4  # 12 symbols = 60 random bits from `secrets`
+SEED_SNIPPET_CHARS = 400
+
+
+class StudySessionError(AspectNavError):
+    """Base of the errors a participant can see."""
+
+
+class UnknownCodeError(StudySessionError):
+    pass
+
+
+class AlreadyAnsweredError(StudySessionError):
+    pass
+
+
+class StudyFinishedError(StudySessionError):
+    pass
+
+
+class InvalidRankingError(StudySessionError):
+    pass
+
+
+def new_participant_code() -> str:
+    symbols = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_GROUPS * CODE_GROUP_CHARS))
+    return "-".join(symbols[i : i + CODE_GROUP_CHARS] for i in range(0, len(symbols), CODE_GROUP_CHARS))
+
+
+def normalize_code(text: str) -> str:
+    """Accept what people type: any case, spaces or no dashes, O for 0, I/L for 1."""
+    cleaned = "".join(ch for ch in str(text).upper() if ch.isalnum())
+    cleaned = cleaned.translate(str.maketrans({"O": "0", "I": "1", "L": "1"}))
+    return "-".join(cleaned[i : i + CODE_GROUP_CHARS] for i in range(0, len(cleaned), CODE_GROUP_CHARS))
+
+
+@dataclass(frozen=True)
+class Progress:
+    answered: int
+    total: int
+
+    @property
+    def finished(self) -> bool:
+        return self.answered >= self.total
+
+
+@dataclass(frozen=True)
+class TaskScreen:
+    """Everything a participant sees for one task; blinded by construction (no sources, no scores)."""
+
+    task_id: str
+    number: int  # 1-based position in this participant's order
+    total: int
+    goal: str
+    seed: ShownCandidate
+    candidates: tuple[ShownCandidate, ...]
+    rank_depth: int
+
+
+@dataclass(frozen=True)
+class ParticipantFlow:
+    """One study's flow over a store; `provider` proposes candidates for tasks not shown yet.
+    Build with `open_flow`."""
+
+    study: StudyDefinition  # checked against `corpus` (seeds are article ids)
+    store: StudyStore
+    provider: CandidateProvider
+    corpus: Corpus
+    study_id: int
+
+    def start(self) -> str:
+        """A new participant (after consent): a fresh code, a random task order and shuffle seed."""
+        shuffle_seed = secrets.randbits(62)
+        order = [task.id for task in self.study.tasks]
+        random.Random(shuffle_seed).shuffle(order)
+        for _ in range(5):  # a code collision is astronomically rare; retry rather than fail
+            code = new_participant_code()
+            try:
+                with self.store.writing() as session:
+                    session.add(ParticipantRow(study_id=self.study_id, code=code, shuffle_seed=shuffle_seed,
+                                               task_order=json.dumps(order)))
+                return code
+            except IntegrityError:
+                continue
+        raise StudySessionError("Could not create a participant code; please try again.")
+
+    def _participant(self, session, code: str) -> ParticipantRow:
+        row = session.scalars(
+            select(ParticipantRow).where(ParticipantRow.code == normalize_code(code),
+                                         ParticipantRow.study_id == self.study_id)
+        ).first()
+        if row is None:
+            raise UnknownCodeError("No participant with this code in this study. Check the code and try again.")
+        return row
+
+    def _answered(self, session, participant_id: int) -> set[str]:
+        return set(session.scalars(select(AnswerRow.task_id).where(AnswerRow.participant_id == participant_id)))
+
+    def resume(self, code: str) -> str:
+        """The stored form of `code`, or UnknownCodeError."""
+        with self.store.reading() as session:
+            return self._participant(session, code).code
+
+    def progress(self, code: str) -> Progress:
+        with self.store.reading() as session:
+            participant = self._participant(session, code)
+            return Progress(len(self._answered(session, participant.id)), len(self.study.tasks))
+
+    def next_task(self, code: str) -> TaskScreen | None:
+        """The first unanswered task in this participant's order, or None when finished."""
+        with self.store.reading() as session:
+            participant = self._participant(session, code)
+            answered = self._answered(session, participant.id)
+            order = json.loads(participant.task_order)
+            pending = [task_id for task_id in order if task_id not in answered]
+            if not pending:
+                return None
+            task_id = pending[0]
+            shown = session.scalars(
+                select(PresentationRow.candidates).where(PresentationRow.participant_id == participant.id,
+                                                         PresentationRow.task_id == task_id)
+            ).first()
+        if shown is None:
+            shown = self._present(participant.id, participant.shuffle_seed, task_id)
+        task = self.study.task(task_id)
+        candidates = [Candidate.from_dict(c) for c in json.loads(shown)]
+        seed = self.corpus[task.seed]
+        return TaskScreen(
+            task_id=task_id,
+            number=len(order) - len(pending) + 1,
+            total=len(order),
+            goal=task.goal,
+            seed=ShownCandidate(seed.id, seed.title, snippet(seed.text, SEED_SNIPPET_CHARS)),
+            candidates=tuple(c.blinded() for c in candidates),
+            rank_depth=min(task.rank_depth, len(candidates)),
+        )
+
+    def _present(self, participant_id: int, shuffle_seed: int, task_id: str) -> str:
+        """Fix the candidate list of a task the first time it is shown (outside any transaction:
+        the engine may take a while); if another device got there first, keep its list."""
+        candidates = candidates_for(self.study.task(task_id), self.provider, self.corpus, shuffle_seed)
+        shown = json.dumps([c.to_dict() for c in candidates])
+        try:
+            with self.store.writing() as session:
+                session.add(PresentationRow(participant_id=participant_id, task_id=task_id, candidates=shown))
+            return shown
+        except IntegrityError:
+            with self.store.reading() as session:
+                return session.scalars(
+                    select(PresentationRow.candidates).where(PresentationRow.participant_id == participant_id,
+                                                             PresentationRow.task_id == task_id)
+                ).one()
+
+    def submit(self, code: str, task_id: str, ranking: list[str]) -> Progress:
+        """Store a ranking (article ids, best first) atomically with its time and the shown list."""
+        total = len(self.study.tasks)
+        try:
+            with self.store.writing() as session:
+                participant = self._participant(session, code)
+                if participant.finished_at is not None:
+                    raise StudyFinishedError("This session is finished; thank you. Answers cannot be changed.")
+                shown = session.scalars(
+                    select(PresentationRow.candidates).where(PresentationRow.participant_id == participant.id,
+                                                             PresentationRow.task_id == task_id)
+                ).first()
+                if shown is None:
+                    raise InvalidRankingError("This task was not shown to you yet; reload the page.")
+                done = self._answered(session, participant.id)
+                if task_id in done:
+                    raise AlreadyAnsweredError("This task is already answered; moving on to the next one.")
+                task = self.study.task(task_id)
+                candidates = json.loads(shown)
+                validate_ranking(ranking, [c["id"] for c in candidates], min(task.rank_depth, len(candidates)))
+                session.add(AnswerRow(participant_id=participant.id, task_id=task_id,
+                                      ranking=json.dumps(list(ranking)), candidates=shown))
+                session.flush()  # a concurrent second answer fails here, inside the handler below
+                answered = len(done) + 1
+                if answered >= total:
+                    participant.finished_at = utcnow()
+                return Progress(answered, total)
+        except IntegrityError:
+            # Two devices submitted the same task at once: the first one won.
+            raise AlreadyAnsweredError("This task is already answered; moving on to the next one.") from None
+
+
+def open_flow(study: StudyDefinition, store: StudyStore, provider: CandidateProvider, corpus: Corpus) -> ParticipantFlow:
+    """Register the study in the store (refused if it changed after participants started) and
+    return its flow."""
+    return ParticipantFlow(study, store, provider, corpus, store.register_study(study))
+
+
+def validate_ranking(ranking: list[str], shown_ids: list[str], depth: int) -> None:
+    """Exactly `depth` distinct shown candidates, best first."""
+    if len(ranking) != depth or any(not item for item in ranking):
+        raise InvalidRankingError(f"Please pick exactly {depth} articles, one for each rank.")
+    if len(set(ranking)) != len(ranking):
+        raise InvalidRankingError("Each article can take only one rank; please pick a different article for each rank.")
+    unknown = [item for item in ranking if item not in shown_ids]
+    if unknown:
+        raise InvalidRankingError("The ranking names an article that was not shown for this task; reload the page.")

@@ -1,0 +1,259 @@
+"""Where study answers live: SQLAlchemy tables, created on first use, with a stored schema version.
+
+An SQLite file under the data home by default (WAL, foreign keys on, writers queue with
+`BEGIN IMMEDIATE` instead of failing); any SQLAlchemy URL (PostgreSQL…) by configuration. All SQL
+goes through SQLAlchemy expressions, so every value is a bound parameter.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator
+
+from sqlalchemy import (
+    BigInteger,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    select,
+)
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from explore.errors import AspectNavError
+from explore.settings import data_home
+from study.definition import StudyDefinition, study_from_dict
+
+SCHEMA_VERSION = 1
+DATABASE_ENV = "ASPECTNAV_STUDY_DB"
+SQLITE_BUSY_TIMEOUT_S = 30
+
+
+class StudyStoreError(AspectNavError):
+    """The database cannot be opened, has another schema, or holds a different study."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)  # stored as naive UTC everywhere
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class MetaRow(Base):
+    __tablename__ = "aspectnav_meta"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(256))
+
+
+class StudyRow(Base):
+    __tablename__ = "studies"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    fingerprint: Mapped[str] = mapped_column(String(32))
+    definition: Mapped[str] = mapped_column(Text)  # JSON: analysis never needs the study file
+    created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class ParticipantRow(Base):
+    __tablename__ = "participants"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True)
+    shuffle_seed: Mapped[int] = mapped_column(BigInteger)
+    task_order: Mapped[str] = mapped_column(Text)  # JSON list of task ids
+    started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class PresentationRow(Base):
+    """The candidate list a participant was shown for a task, fixed the first time it is shown."""
+
+    __tablename__ = "presentations"
+    __table_args__ = (UniqueConstraint("participant_id", "task_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    participant_id: Mapped[int] = mapped_column(ForeignKey("participants.id", ondelete="CASCADE"), index=True)
+    task_id: Mapped[str] = mapped_column(String(64))
+    candidates: Mapped[str] = mapped_column(Text)  # JSON list of Candidate.to_dict(), in shown order
+    shown_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class AnswerRow(Base):
+    """One ranking; the unique key makes a second submission of the same task fail."""
+
+    __tablename__ = "answers"
+    __table_args__ = (UniqueConstraint("participant_id", "task_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    participant_id: Mapped[int] = mapped_column(ForeignKey("participants.id", ondelete="CASCADE"), index=True)
+    task_id: Mapped[str] = mapped_column(String(64))
+    ranking: Mapped[str] = mapped_column(Text)  # JSON list of article ids, best first
+    candidates: Mapped[str] = mapped_column(Text)  # JSON copy of the shown list (with sources)
+    answered_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """`url`: any SQLAlchemy URL or a file path; None → $ASPECTNAV_STUDY_DB, else the default SQLite file."""
+
+    url: str | None = None
+    echo: bool = False
+    create: bool = True  # False: refuse a missing SQLite file instead of creating an empty one
+
+
+def default_database_path(study_name: str) -> Path:
+    return data_home() / "studies" / f"{study_name}.sqlite"
+
+
+def resolve_url(study_name: str, url: str | None = None) -> str:
+    """An explicit URL, then $ASPECTNAV_STUDY_DB, then <data home>/studies/<study>.sqlite; paths become sqlite URLs."""
+    chosen = (url or os.environ.get(DATABASE_ENV, "")).strip()
+    if not chosen:
+        return f"sqlite:///{default_database_path(study_name)}"
+    if "://" not in chosen:
+        return f"sqlite:///{Path(chosen).expanduser().resolve()}"
+    return chosen
+
+
+def _sqlite_engine(url: str, echo: bool, create: bool) -> Engine:
+    database = make_url(url).database
+    if database and database != ":memory:":
+        if not create and not Path(database).exists():
+            raise StudyStoreError(f"No study database at {database}.")
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, echo=echo, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin (see _on_begin).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_S * 1000}")
+        _enable_wal(cursor)
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection):
+        # A writer takes the write lock up front, so two writers queue (busy_timeout) rather than
+        # deadlock on a lock upgrade; readers use a plain BEGIN and never block under WAL.
+        read_only = connection.get_execution_options().get("read_only", False)
+        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+    return engine
+
+
+def _enable_wal(cursor) -> None:
+    """WAL is a property of the file: set it once. Switching modes needs the file to itself and
+    SQLite answers "locked" at once rather than waiting, so participants opening a new database
+    together retry here instead of failing."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    while cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+class StudyStore:
+    """A handle on one study database. Build with `open_store`, which creates the schema."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self._reader = engine.execution_options(read_only=True)
+
+    @property
+    def url(self) -> str:
+        return self.engine.url.render_as_string(hide_password=True)
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """One atomic transaction: committed on success, rolled back on any error."""
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        with Session(self._reader, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    def schema_version(self) -> int:
+        with self.reading() as session:
+            return int(session.get(MetaRow, "schema_version").value)
+
+    def register_study(self, study: StudyDefinition) -> int:
+        """Store the study's definition; a study that already has participants cannot change."""
+        definition = json.dumps(study.to_dict(), sort_keys=True)
+        with self.writing() as session:
+            row = session.scalars(select(StudyRow).where(StudyRow.name == study.name)).first()
+            if row is None:
+                row = StudyRow(name=study.name, fingerprint=study.fingerprint(), definition=definition)
+                session.add(row)
+                session.flush()
+            elif row.fingerprint != study.fingerprint():
+                started = session.scalar(select(func.count()).where(ParticipantRow.study_id == row.id))
+                if started:
+                    raise StudyStoreError(
+                        f"Study {study.name!r} changed since {started} participant(s) started in {self.url}; "
+                        "give the edited study a new name (or use a new database) so answers stay comparable."
+                    )
+                row.fingerprint, row.definition = study.fingerprint(), definition
+            return row.id
+
+    def study_names(self) -> list[str]:
+        with self.reading() as session:
+            return list(session.scalars(select(StudyRow.name).order_by(StudyRow.id)))
+
+    def stored_study(self, name: str | None = None) -> tuple[int, StudyDefinition]:
+        """The stored definition of `name` (or of the only study in the database)."""
+        names = self.study_names()
+        if name is None:
+            if len(names) != 1:
+                raise StudyStoreError(
+                    f"{self.url} holds {len(names)} studies ({', '.join(names) or 'none'}); name one with --study."
+                )
+            name = names[0]
+        with self.reading() as session:
+            row = session.scalars(select(StudyRow).where(StudyRow.name == name)).first()
+            if row is None:
+                raise StudyStoreError(f"No study {name!r} in {self.url}; it holds: {', '.join(names) or 'none'}.")
+            return row.id, study_from_dict(json.loads(row.definition))
+
+
+def open_store(study_name: str, config: StoreConfig = StoreConfig()) -> StudyStore:
+    """Open (and on first use create) the database of `study_name`, checking the schema version."""
+    url = resolve_url(study_name, config.url)
+    try:
+        is_sqlite = make_url(url).get_backend_name() == "sqlite"
+        engine = _sqlite_engine(url, config.echo, config.create) if is_sqlite else create_engine(url, echo=config.echo, pool_pre_ping=True)
+    except (ArgumentError, ImportError) as exc:
+        raise StudyStoreError(f"Cannot use database URL {url!r}: {exc}") from None
+    store = StudyStore(engine)
+    try:
+        with store.writing() as session:
+            Base.metadata.create_all(session.connection())
+            version = session.get(MetaRow, "schema_version")
+            if version is None:
+                session.add(MetaRow(key="schema_version", value=str(SCHEMA_VERSION)))
+            elif int(version.value) != SCHEMA_VERSION:
+                raise StudyStoreError(
+                    f"{store.url} has study schema version {version.value}; this AspectNav reads version {SCHEMA_VERSION}."
+                )
+    except OperationalError as exc:
+        raise StudyStoreError(f"Cannot open the study database {store.url}: {exc.orig}") from None
+    return store

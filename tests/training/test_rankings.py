@@ -1,0 +1,58 @@
+"""Evaluation ranks through the engine: the figures it reports are those of the lists the app serves."""
+import numpy as np
+import pytest
+
+from explore.neighbours import Neighbourhood
+from explore.spaces import Space
+from training.evaluation import AspectRetrievalEvaluator
+from training.rankings import EmbeddingRanking, QueryRanking
+from training.splits import split_by_article
+
+from .conftest import make_corpus, make_embeddings
+
+BLEND = "blend:country:0.6,occupation:0.4"
+
+
+def _space(name: str, kind: str, corpus, embeddings) -> Space:
+    return Space(name, kind, "not-installed")._set_state(embeddings, corpus.name, corpus.content_hash, "test", "fp32",
+                                                          "", 0.0, "")
+
+
+@pytest.fixture(scope="module")
+def engine():
+    corpus = make_corpus(people=900, unlabelled=300)  # large enough for hnswlib and blend candidates to matter
+    spaces = [_space("generic", "generic", corpus, make_embeddings(corpus, signal=0.3, seed=1)),
+              _space("country", "aspect", corpus, make_embeddings(corpus, signal=0.9, seed=2)),
+              _space("occupation", "aspect", corpus, make_embeddings(corpus, signal=0.9, seed=3))]
+    return Neighbourhood(corpus, spaces)
+
+
+@pytest.mark.parametrize("query", [BLEND, "aspect:country", "generic"])
+def test_the_evaluated_top_k_is_the_served_top_k(engine, query):
+    seeds = np.random.default_rng(0).choice(len(engine.corpus), size=40, replace=False)
+    evaluated = QueryRanking(engine, query).top(seeds, None, 10)
+    for seed, rows in zip(seeds, evaluated):
+        served = [n.id for n in engine.neighbours(engine.corpus.articles[seed], query, 10)]
+        assert [engine.corpus.articles[r].id for r in rows] == served
+
+
+def test_reported_mrr_is_computed_from_the_served_lists(engine):
+    split = split_by_article(engine.corpus)
+    evaluator = AspectRetrievalEvaluator(engine.corpus, split, ["country"], k=10)
+    metrics = evaluator(QueryRanking(engine, BLEND))
+    reciprocal = []
+    for row in evaluator.seeds(["country"]):
+        seed = engine.corpus.articles[row]
+        served = engine.neighbours(seed, BLEND, 10)
+        hits = [bool(set(seed.labels("country")) & set(engine.corpus[n.id].labels("country"))) for n in served]
+        reciprocal.append(1 / (hits.index(True) + 1) if any(hits) else 0.0)
+    assert metrics["corpus/country/mrr@10"] == pytest.approx(np.mean(reciprocal))
+
+
+def test_in_a_pool_one_space_ranks_as_exact_cosine(engine):
+    split = split_by_article(engine.corpus)
+    evaluator = AspectRetrievalEvaluator(engine.corpus, split, ["country", "occupation"], k=10)
+    served = evaluator(QueryRanking(engine, "aspect:country"))
+    exact = evaluator(EmbeddingRanking(engine.spaces["country"].embeddings_))
+    for key in ("test/country/mrr@10", "test/occupation/precision@10", "test/country/agts"):
+        assert served[key] == pytest.approx(exact[key])
