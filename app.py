@@ -1,9 +1,17 @@
-"""AspectNav: declares the pages; each page is a thin view over explore/ and training/.
+"""AspectNav's frame: declares the pages and draws what they share before the chosen page runs.
 
-With ASPECTNAV_STUDY_ONLY=1 an instance serves a user study: participants see the study pages only.
+Chrome drawn here keeps its widget state across pages: the corpus picker and the Wikipedia credit
+(every page), and on the seed pages (Explore, Maps) the URL's seed/k/blend and the k slider. Each
+page is a thin view over explore/, training/ and study/; the per-user state is one ExploreView
+(app_views/view_state.py). With ASPECTNAV_STUDY_ONLY=1 an instance serves a user study:
+participants see the study pages and the credit only — nothing that would reveal the sources.
 """
 import streamlit as st
 
+from app_views.corpus_choice import corpus_picker, study_corpus, wikipedia_credit
+from app_views.markdown import escape_markdown
+from app_views.view_session import adopt_url, write_url
+from app_views.view_widgets import k_slider
 from explore.errors import AspectNavError
 from study.instance_settings import study_only
 
@@ -16,15 +24,28 @@ except AspectNavError as exc:
     st.stop()
 
 study_pages = [
-    st.Page("pages/study.py", title="User study", icon=":material/assignment:", url_path="study",
+    st.Page("app_pages/study.py", title="User study", icon=":material/assignment:", url_path="study",
             default=serving_a_study),
-    st.Page("pages/study_results.py", title="Study results", icon=":material/lock:", url_path="study-results"),
+    st.Page("app_pages/study_results.py", title="Study results", icon=":material/lock:", url_path="study-results"),
 ]
-explore_pages = [
-    st.Page("pages/explore.py", title="Explore", icon=":material/explore:", default=True),
-    st.Page("pages/maps.py", title="Maps", icon=":material/scatter_plot:"),
-    st.Page("pages/corpus.py", title="Corpus", icon=":material/menu_book:"),
-    st.Page("pages/evaluation.py", title="Evaluation", icon=":material/bar_chart:"),
+seed_pages = [
+    st.Page("app_pages/explore.py", title="Explore", icon=":material/explore:", default=True),
+    st.Page("app_pages/maps.py", title="Maps", icon=":material/scatter_plot:"),
 ]
-navigation = st.navigation(study_pages if serving_a_study else explore_pages + study_pages)
-navigation.run()
+explore_pages = seed_pages + [
+    st.Page("app_pages/corpus.py", title="Corpus", icon=":material/menu_book:"),
+    st.Page("app_pages/evaluation.py", title="Evaluation", icon=":material/bar_chart:"),
+]
+page = st.navigation(study_pages if serving_a_study else explore_pages + study_pages)
+
+if page in explore_pages:
+    corpus = corpus_picker()
+    wikipedia_credit(corpus)
+    if page in seed_pages:
+        for problem in adopt_url(corpus):  # before any widget is drawn from the view
+            st.warning(escape_markdown(problem))
+        write_url(corpus)
+        k_slider()
+else:  # the study pages show the study's corpus, whatever the picker chose
+    wikipedia_credit(study_corpus())
+page.run()

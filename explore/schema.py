@@ -18,15 +18,16 @@ class Refusal:
     got: Any
     missing: bool = False  # a required field is absent
     unknown: bool = False  # a field the schema does not have
+    key: str | None = None  # the mapping key at fault (`field` is then the mapping)
 
 
 def refusals(error: ValidationError, model: type[BaseModel] | None = None) -> list[Refusal]:
     """One Refusal per problem, in field order. `model` supplies the descriptions of its top-level fields."""
     found = []
     for problem in error.errors(include_url=False):
-        loc = list(problem["loc"])
-        if "[key]" in loc:  # a bad mapping key: name the key, not the pydantic marker
-            loc = loc[:loc.index("[key]")]
+        loc, key = list(problem["loc"]), None
+        if "[key]" in loc:  # pydantic's loc is (..., mapping, key, "[key]")
+            loc, key = loc[:loc.index("[key]") - 1], str(problem["input"])
         path = []
         for part in loc:
             if isinstance(part, int):
@@ -42,7 +43,7 @@ def refusals(error: ValidationError, model: type[BaseModel] | None = None) -> li
             expected = info.description if info is not None and info.description else \
                 problem["msg"].removeprefix("Input should be ")
         found.append(Refusal(".".join(path), expected, problem.get("input"),
-                             missing=kind == "missing", unknown=kind == "extra_forbidden"))
+                             missing=kind == "missing", unknown=kind == "extra_forbidden", key=key))
     return found
 
 

@@ -241,7 +241,8 @@ def _parse_task(raw: Any, index: int, defaults: _Defaults, where: str) -> Task:
     sources = tuple(_parse_source(s, fields.aspect, here) for s in fields.sources)
     labels = [s.label for s in sources]
     if len(set(labels)) != len(labels):
-        raise StudyDefinitionError(f"{here}: two sources share a label ({', '.join(labels)}); give blends distinct labels.")
+        raise StudyDefinitionError(
+            f"{here}: two sources share a label ({', '.join(labels)}); give blends distinct labels.")
     per_source, depth = fields.candidates_per_source, fields.rank_depth
     if depth > per_source * len(sources):
         raise StudyDefinitionError(

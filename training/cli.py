@@ -48,9 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     evaluate = sub.add_parser("evaluate", help="Evaluate spaces as aspect retrieval and print the table.")
     evaluate.add_argument("--corpus", default="vital")
     evaluate.add_argument("--spaces", required=True, type=split_queries,
-                          help="Comma-separated rows: queries as everywhere (`generic`, `aspect:country`, `union`, "
-                               "`blend:country:0.5,occupation:0.5`, ...) or bare space names (`country`); "
-                               "`label=query` names a table row. Each row is ranked exactly as the app serves it.")
+                          help="Comma-separated rows: space names (`generic`, `country`, `union`, ...) or queries as "
+                               "everywhere (`aspect:country`, `blend:country:0.5,occupation:0.5`, ...); "
+                               "`label=row` names a table row. Each row is ranked exactly as the app serves it.")
     evaluate.add_argument("--aspects", required=True, type=_aspect_list, help="Columns of the table.")
     evaluate.add_argument("--combined", type=lambda s: [tuple(g.split("+")) for g in s.split(",") if g], default=[],
                           help="Aspect groups such as country+occupation: adds `any:country+occupation` (shares either, "
@@ -91,15 +91,16 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def evaluation_rows(items: list[str]) -> list[tuple[str, Query]]:
-    """(row label, query) per `--spaces` item: `label=query`, a query, or a bare space name."""
+def evaluation_rows(items: list[str], space_names: list[str]) -> list[tuple[str, Query]]:
+    """(row label, query) per `--spaces` item: `[label=]query`, where a bare word that names one of
+    `space_names` is that space (`union` is the space called union, even beside other union spaces)."""
     rows = []
     for item in items:
         label, sep, text = item.partition("=")
         if not sep or ":" in label:  # no label (an '=' inside is an old blend spelling, not a label)
             label, text = item, item
-        head = text.partition(":")[0].strip()
-        query = Query.parse(text) if head in {kind.value for kind in Kind} else Query(Kind.SPACE, text.strip())
+        text = text.strip()
+        query = Query(Kind.SPACE, text) if text in space_names else Query.parse(text)
         rows.append((label.strip(), query))
     return rows
 
@@ -121,7 +122,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                                  f"its aspects: {', '.join(corpus.aspect_names)}.")
     split = split_by_article(corpus, args.seed, args.test_fraction)
     engine = Neighbourhood.open(corpus)
-    rows = [(label, QueryRanking(engine, query)) for label, query in evaluation_rows(args.spaces)]
+    rows = [(label, QueryRanking(engine, query)) for label, query in evaluation_rows(args.spaces, list(engine.spaces))]
     for _, ranking in rows:  # a space trained on another split has seen this split's test articles
         for name in ranking.mix:
             fingerprint = trained_split(engine.spaces[name])

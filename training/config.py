@@ -1,15 +1,28 @@
-"""Training settings as data: one dataclass, every field with a default and a help string."""
+"""Training settings as data: one dataclass, every field with a default and a help string.
+
+The annotations are the schema: choices are Literal types and bounds pydantic `Field`s, so
+`training.validation.check_config` refuses a bad value naming the field and what it allows.
+"""
 from __future__ import annotations
 
 import dataclasses
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal, get_args, get_origin, get_type_hints
 
-OBJECTIVES = ("aspectcse", "mnrl", "triplet", "aspectcse-fn")
-MODES = ("head", "full")
-SAMPLINGS = ("aspect-first", "pooled")
-HEADS = ("linear", "mlp")
+from pydantic import ConfigDict, Field
+
+from training.relevance import Combine
+
+Objective = Literal["aspectcse", "mnrl", "triplet", "aspectcse-fn"]
+Mode = Literal["head", "full"]
+Sampling = Literal["aspect-first", "pooled"]
+Head = Literal["linear", "mlp"]
+AtLeastZero = Annotated[int, Field(ge=0)]
+AtLeastOne = Annotated[int, Field(ge=1)]
+Positive = Annotated[float, Field(gt=0)]
+Fraction = Annotated[float, Field(gt=0, lt=1)]  # strictly inside: both halves of a split need articles
+Share = Annotated[float, Field(ge=0, le=1)]
 
 # Defaults that depend on the mode: a head on frozen embeddings takes big batches and a big step.
 MODE_DEFAULTS = {
@@ -26,29 +39,34 @@ def _field(default: Any, help: str, **kwargs):
 class TrainingConfig:
     corpus: str = _field("vital", "Corpus name (see `python -m explore corpus list`).")
     aspects: tuple[str, ...] = _field((), "Aspect names; one for `single`, two or more for union/intersection.")
-    combine: str = _field("single", "single | union (positive shares any aspect) | intersection (all aspects).")
-    sampling: str = _field("aspect-first", "Union positives: `aspect-first` draws an aspect uniformly, then a positive "
-                                           "sharing its label; `pooled` draws from everyone sharing any label.")
-    objective: str = _field("aspectcse", "aspectcse | mnrl (pairs only) | triplet (margin) | aspectcse-fn (ours).")
-    mode: str = _field("head", "head: projection on frozen generic embeddings; full: fine-tune the encoder.")
-    head: str = _field("linear", "Head mode: `linear` (d×d) or `mlp` (one ReLU layer of width 2d); both start "
-                                 "as the identity.")
-    temperature: float = _field(0.05, "InfoNCE temperature (aspectcse, mnrl, aspectcse-fn); scale = 1/temperature.")
+    combine: Combine = _field("single", "single | union (positive shares any aspect) | intersection (all aspects).")
+    sampling: Sampling = _field("aspect-first", "Union positives: `aspect-first` draws an aspect uniformly, then a "
+                                                "positive sharing its label; `pooled` draws from everyone sharing any "
+                                                "label.")
+    objective: Objective = _field("aspectcse", "aspectcse | mnrl (pairs only) | triplet (margin) | aspectcse-fn "
+                                               "(ours).")
+    mode: Mode = _field("head", "head: projection on frozen generic embeddings; full: fine-tune the encoder.")
+    head: Head = _field("linear", "Head mode: `linear` (d×d) or `mlp` (one ReLU layer of width 2d); both start "
+                                  "as the identity.")
+    temperature: Positive = _field(0.05, "InfoNCE temperature (aspectcse, mnrl, aspectcse-fn); scale = 1/temperature.")
     margin: float = _field(0.25, "Triplet margin on cosine distance (objective triplet).")
     seed: int = _field(42, "Seeds the split, the triplet sampling, the batches and the initialisation.")
-    test_fraction: float = _field(0.2, "Share of articles held out for evaluation (split by article).")
-    triplets_per_anchor: int = _field(1, "Triplets sampled per labelled training article per epoch.")
-    unlabelled_negatives: float = _field(0.1, "Share of negatives drawn from articles without the aspect.")
-    drop_labels_below: int = _field(0, "Treat labels carried by fewer articles as absent (0: a singleton label "
-                                       "is an error).")
-    epochs: int | None = _field(None, "Epochs (default: 10 head, 1 full).")
-    batch_size: int | None = _field(None, "Triplets per batch (default: 128 head, 16 full).")
-    learning_rate: float | None = _field(None, "Learning rate (default: 1e-3 head, 5e-5 full).")
-    max_seq_length: int = _field(256, "Tokens per article in full mode.")
-    save_steps: int = _field(200, "Full mode: checkpoint every N optimizer steps (head mode: every epoch).")
+    test_fraction: Fraction = _field(0.2, "Share of articles held out for evaluation (split by article).")
+    triplets_per_anchor: AtLeastOne = _field(1, "Triplets sampled per labelled training article per epoch.")
+    unlabelled_negatives: Share = _field(0.1, "Share of negatives drawn from articles without the aspect.")
+    drop_labels_below: AtLeastZero = _field(0, "Treat labels carried by fewer articles as absent (0: a singleton "
+                                               "label is an error).")
+    epochs: AtLeastOne | None = _field(None, "Epochs (default: 10 head, 1 full).")
+    batch_size: AtLeastOne | None = _field(None, "Triplets per batch (default: 128 head, 16 full).")
+    learning_rate: Positive | None = _field(None, "Learning rate (default: 1e-3 head, 5e-5 full).")
+    max_seq_length: AtLeastOne = _field(256, "Tokens per article in full mode.")
+    save_steps: AtLeastOne = _field(200, "Full mode: checkpoint every N optimizer steps (head mode: every epoch).")
     space_name: str = _field("", "Name of the engine space the run produces (default: derived, e.g. `country`, "
                                  "`union-country-occupation`, `country-mnrl-full`).")
     run_name: str = _field("", "Run directory under <data home>/training/runs (default: <corpus>-<space name>).")
+
+    # How pydantic checks a config (training.validation): no "3" for 3, and an existing config is re-checked.
+    __pydantic_config__ = ConfigDict(strict=True, revalidate_instances="always")
 
     def __post_init__(self) -> None:
         self.aspects = tuple(self.aspects)
@@ -84,3 +102,9 @@ class TrainingConfig:
         for key in ("run_name", "space_name"):
             mine.pop(key), theirs.pop(key)
         return mine == theirs
+
+
+# Field name → its allowed values, for the CLI's `choices` and the refusal of an unknown value.
+CHOICES: dict[str, tuple[str, ...]] = {
+    name: get_args(hint) for name, hint in get_type_hints(TrainingConfig).items() if get_origin(hint) is Literal
+}

@@ -11,7 +11,6 @@ from scipy import sparse
 from explore.corpus.model import Corpus
 
 Combine = Literal["single", "union", "intersection"]
-COMBINES: tuple[str, ...] = ("single", "union", "intersection")
 
 
 class LabelIndex:

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import numpy as np
+from pydantic import TypeAdapter, ValidationError
 
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
-from training.config import HEADS, MODES, OBJECTIVES, SAMPLINGS, TrainingConfig
-from training.relevance import COMBINES
+from explore.schema import Refusal, refusals
+from training.config import CHOICES, TrainingConfig
 from training.splits import ArticleSplit
 
-
-CHOICES = {"combine": COMBINES, "objective": OBJECTIVES, "mode": MODES, "sampling": SAMPLINGS, "head": HEADS}
+_SCHEMA = TypeAdapter(TrainingConfig)  # the annotations of TrainingConfig: choices and bounds
 
 
 class TrainingInputError(AspectNavError):
@@ -18,10 +18,11 @@ class TrainingInputError(AspectNavError):
 
 
 def check_config(config: TrainingConfig) -> None:
-    """Settings that are wrong whatever the corpus."""
-    for name, allowed in CHOICES.items():
-        if getattr(config, name) not in allowed:
-            raise TrainingInputError(f"Unknown {name} {getattr(config, name)!r}; choose one of {', '.join(allowed)}.")
+    """Settings that are wrong whatever the corpus: each field against its type, then how they combine."""
+    try:
+        _SCHEMA.validate_python(config)
+    except ValidationError as error:
+        raise TrainingInputError(" ".join(map(_sentence, refusals(error)))) from None
     if not config.aspects:
         raise TrainingInputError("No aspect given: pass --aspects, e.g. --aspects country,occupation.")
     if len(set(config.aspects)) != len(config.aspects):
@@ -30,15 +31,15 @@ def check_config(config: TrainingConfig) -> None:
         raise TrainingInputError("combine=single trains one aspect per run; got " + ",".join(config.aspects) + ".")
     if config.combine != "single" and len(config.aspects) < 2:
         raise TrainingInputError(f"combine={config.combine} needs at least two aspects; got {config.aspects[0]}.")
-    if not 0 < config.test_fraction < 1:
-        raise TrainingInputError(f"test_fraction must lie strictly between 0 and 1; got {config.test_fraction}.")
-    if config.temperature <= 0:
-        raise TrainingInputError(f"temperature must be positive; got {config.temperature}.")
-    for name in ("epochs", "batch_size", "triplets_per_anchor", "save_steps"):
-        if getattr(config, name) < 1:
-            raise TrainingInputError(f"{name} must be at least 1; got {getattr(config, name)}.")
     if config.batch_size < 2 and config.objective != "triplet":
         raise TrainingInputError("In-batch negatives need batch_size >= 2.")
+
+
+def _sentence(refusal: Refusal) -> str:
+    """Unknown objective 'simcse'; choose one of ... / epochs must be greater than or equal to 1; got 0."""
+    if refusal.field in CHOICES:
+        return f"Unknown {refusal.field} {refusal.got!r}; choose one of {', '.join(CHOICES[refusal.field])}."
+    return f"{refusal.field} must be {refusal.expected}; got {refusal.got!r}."
 
 
 def check_corpus(corpus: Corpus, config: TrainingConfig, split: ArticleSplit) -> None:

@@ -5,14 +5,33 @@ import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
 
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.corpus.registry import check_name
 from explore.errors import CorpusFormatError
+from explore.schema import Refusal, refusals
 
-REQUIRED_TEXT = ("id", "title", "text")
-OPTIONAL_TEXT = ("description", "url")
-KNOWN_FIELDS = set(REQUIRED_TEXT) | set(OPTIONAL_TEXT) | {"links", "aspects"}
+_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+# A single label may be written as a string: {"country": "Italy"}.
+_Labels = Annotated[list[_Text], BeforeValidator(lambda value: [value] if isinstance(value, str) else value)]
+
+
+class ArticleLine(BaseModel):
+    """One JSONL line. Strict: a title of 5 or a link list of "b" is refused, not turned into text."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: _Text = Field(description="a non-empty string")
+    title: _Text = Field(description="a non-empty string")
+    text: _Text = Field(description="a non-empty string")
+    description: str | None = Field(None, description="a string")
+    url: str | None = Field(None, description="a string")
+    links: list[str] | None = Field(None, description="a list of article ids (strings)")
+    aspects: dict[_Text, _Labels] | None = Field(
+        None, description="an object mapping each non-empty aspect name to a list of non-empty strings (its labels)")
 
 
 @dataclass(frozen=True)
@@ -26,38 +45,28 @@ def _fail(path: Path, line: int, field: str | None, message: str):
     raise CorpusFormatError(f"{where}: {message}")
 
 
-def _parse_line(path: Path, number: int, raw: str) -> dict:
+def _parse_line(path: Path, number: int, raw: str) -> ArticleLine:
     try:
         record = json.loads(raw)
     except json.JSONDecodeError as exc:
         _fail(path, number, None, f"not valid JSON ({exc.msg} at column {exc.colno})")
-    if not isinstance(record, dict):
+    try:
+        return ArticleLine.model_validate(record)
+    except ValidationError as error:
+        found = refusals(error, ArticleLine)
+    if not found[0].field:
         _fail(path, number, None, f"expected a JSON object, got {type(record).__name__}")
-    unknown = sorted(set(record) - KNOWN_FIELDS)
-    if unknown:
-        _fail(path, number, unknown[0], f"unknown field; allowed: {', '.join(sorted(KNOWN_FIELDS))}")
-    for field in REQUIRED_TEXT:
-        value = record.get(field)
-        if not isinstance(value, str) or not value.strip():
-            _fail(path, number, field, "required, must be a non-empty string")
-    for field in OPTIONAL_TEXT:
-        if record.get(field) is not None and not isinstance(record[field], str):
-            _fail(path, number, field, "must be a string")
-    links = record.get("links") or []
-    if not isinstance(links, list) or not all(isinstance(x, str) for x in links):
-        _fail(path, number, "links", "must be a list of article ids (strings)")
-    aspects = record.get("aspects") or {}
-    if not isinstance(aspects, dict):
-        _fail(path, number, "aspects", "must be an object mapping aspect name to a list of labels")
-    for name, labels in aspects.items():
-        if not name.strip():
-            _fail(path, number, "aspects", "aspect names must be non-empty")
-        if isinstance(labels, str):
-            labels = [labels]
-        if not isinstance(labels, list) or not all(isinstance(x, str) and x.strip() for x in labels):
-            _fail(path, number, f"aspects.{name}", "must be a list of non-empty strings")
-        aspects[name] = labels
-    return record
+    raise CorpusFormatError(f"{path}, line {number}, " + "; ".join(map(_problem, found)))
+
+
+def _problem(refusal: Refusal) -> str:
+    """field 'title': required, must be a non-empty string (and the like)."""
+    if refusal.unknown:
+        return f"field {refusal.field!r}: unknown field; allowed: {refusal.expected}"
+    if refusal.key is not None:
+        return f"field {refusal.field!r}: bad name {refusal.key!r}; must be {refusal.expected}"
+    blank = refusal.missing or (isinstance(refusal.got, str) and not refusal.got.strip())
+    return f"field {refusal.field!r}: {'required, ' if blank else ''}must be {refusal.expected}"
 
 
 def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
@@ -68,7 +77,7 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
         handle = path.open("rb")  # decoded per line, so a bad byte is reported on its own line
     except OSError as exc:
         raise CorpusFormatError(f"{path}: cannot be read ({exc.strerror})") from exc
-    records: list[tuple[int, dict]] = []
+    records: list[ArticleLine] = []
     seen: dict[str, int] = {}
     with handle:
         for number, raw_bytes in enumerate(handle, start=1):
@@ -79,32 +88,27 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
             if not raw.strip():
                 continue
             record = _parse_line(path, number, raw)
-            article_id = record["id"].strip()
-            if article_id in seen:
-                _fail(path, number, "id", f"duplicate id {article_id!r} (first on line {seen[article_id]})")
-            seen[article_id] = number
-            records.append((number, record))
+            if record.id in seen:
+                _fail(path, number, "id", f"duplicate id {record.id!r} (first on line {seen[record.id]})")
+            seen[record.id] = number
+            records.append(record)
     if not records:
         raise CorpusFormatError(f"{path}: no articles (the file is empty)")
 
     dropped = 0
     articles = []
-    for _, record in records:
-        article_id = record["id"].strip()
-        links = [link for link in dict.fromkeys(record.get("links") or []) if link in seen and link != article_id]
-        dropped += len(record.get("links") or []) - len(links)
-        aspects = {
-            aspect.strip(): tuple(dict.fromkeys(label.strip() for label in labels))
-            for aspect, labels in (record.get("aspects") or {}).items()
-            if labels
-        }
+    for record in records:
+        given = record.links or []
+        links = [link for link in dict.fromkeys(given) if link in seen and link != record.id]
+        dropped += len(given) - len(links)
+        aspects = {aspect: tuple(dict.fromkeys(labels)) for aspect, labels in (record.aspects or {}).items() if labels}
         articles.append(
             Article(
-                id=article_id,
-                title=record["title"].strip(),
-                text=record["text"].strip(),
-                description=(record.get("description") or "").strip(),
-                url=(record.get("url") or "").strip(),
+                id=record.id,
+                title=record.title,
+                text=record.text,
+                description=(record.description or "").strip(),
+                url=(record.url or "").strip(),
                 links=tuple(links),
                 aspects=aspects,
             )

@@ -6,7 +6,7 @@ from explore.errors import (AmbiguousTitleError, AspectNavError, InvalidQueryErr
 from explore.neighbours import Neighbourhood
 from explore.query import Blend, Kind, Query
 from explore.spaces import Space
-from tests.explore.aspect_fixtures import aspect_corpus
+from tests.fixture_corpora import aspect_corpus
 
 
 class LabelEncoder:

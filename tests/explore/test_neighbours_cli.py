@@ -1,6 +1,5 @@
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -8,7 +7,7 @@ from explore.cli import main
 from explore.corpus import store_corpus
 from explore.spaces import spaces_for
 from explore.spaces.registry import SHIPPED_SPACES_DIR
-from tests.explore.aspect_fixtures import aspect_corpus
+from tests.fixture_corpora import aspect_corpus
 
 
 @pytest.fixture
@@ -71,18 +70,15 @@ def test_spaces_list_and_build(stored_tiny, minilm, monkeypatch, capsys, dtype, 
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (SHIPPED_SPACES_DIR / "vital" / "generic" / "manifest.json").exists(), reason="no asset")
-def test_vital_cli_prints_all_kinds_from_the_shipped_assets_in_under_2_s():
-    """Cold start: a fresh process, the corpus stored, spaces only in assets/ (no encoding)."""
+def test_vital_cli_prints_all_kinds_from_the_shipped_assets_without_encoding():
+    """Cold start: a fresh process, the corpus stored, spaces only in assets/ (projected, never encoded).
+    How fast that is belongs to benchmarks/neighbours_bench.py, not to a test."""
+    assert (SHIPPED_SPACES_DIR / "vital" / "generic" / "manifest.json").exists()
     argv = [sys.executable, "-m", "explore", "neighbours", "Marie Curie", "--kind", "all"]
-    run = lambda: subprocess.run(argv, capture_output=True, text=True, timeout=120)  # noqa: E731
-    assert run().returncode == 0  # first use stores the corpus and caches the index
-    start = time.perf_counter()
-    out = run()
-    seconds = time.perf_counter() - start
-    assert out.returncode == 0, out.stderr
-    assert "Pierre Curie" in out.stdout and "encode" not in out.stderr
-    assert seconds < 2.0, seconds
+    for _ in range(2):  # the first run stores the corpus and caches the index; the second reuses them
+        out = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        assert "Pierre Curie" in out.stdout and "encode" not in out.stderr
 
 
 def test_side_by_side_headings_wrap_instead_of_being_cut(monkeypatch, capsys):

@@ -9,8 +9,11 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from app_views import engine_cache
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.corpus.registry import store_corpus
+from explore.neighbours import Neighbourhood
+from explore.spaces import Space
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 COUNTRIES = ["France", "Poland", "Japan", "Brazil", "Egypt"]
@@ -40,10 +43,7 @@ class FixedEncoder:
         return self.vectors
 
 
-def fixture_engine(corpus: Corpus):
-    from explore.neighbours import Neighbourhood
-    from explore.spaces import Space
-
+def fixture_engine(corpus: Corpus) -> Neighbourhood:
     rng = np.random.default_rng(0)
     n = len(corpus)
 
@@ -67,17 +67,22 @@ def fixture_engine(corpus: Corpus):
     return Neighbourhood(corpus, spaces)
 
 
+def engine_opener(monkeypatch, open_engine) -> None:
+    """Make the app's engine cache open engines with `open_engine(corpus)` instead of reading spaces."""
+
+    class Opener:
+        @classmethod
+        def open(cls, corpus, progress=True):
+            return open_engine(corpus)
+
+    monkeypatch.setattr(engine_cache, "Neighbourhood", Opener)
+
+
 @pytest.fixture
 def app(isolated_home, monkeypatch):
     """An AppTest on the fixture corpus; `app(page, **query)` runs it once."""
-    import app_views.columns
-
     engines = {}
-
-    def open_engine(corpus):
-        return engines.setdefault(corpus.name, fixture_engine(corpus))
-
-    monkeypatch.setattr(app_views.columns, "open_engine", open_engine)
+    engine_opener(monkeypatch, lambda corpus: engines.setdefault(corpus.name, fixture_engine(corpus)))
     store_corpus(fixture_corpus())
     store_corpus(fixture_corpus("plain", aspects=False))
     st.cache_resource.clear()

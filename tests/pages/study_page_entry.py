@@ -1,4 +1,4 @@
-"""AppTest entry for pages/study.py with the fake candidate provider (the engine is not under test)."""
+"""AppTest entry for app_pages/study.py with the fake candidate provider (the engine is not under test)."""
 import runpy
 from pathlib import Path
 
@@ -6,4 +6,4 @@ import study.engine_provider as engine_provider
 from tests.study.fakes import FakeProvider
 
 engine_provider.engine_provider = FakeProvider
-runpy.run_path(str(Path(__file__).resolve().parents[2] / "pages" / "study.py"), run_name="__main__")
+runpy.run_path(str(Path(__file__).resolve().parents[2] / "app_pages" / "study.py"), run_name="__main__")

@@ -22,6 +22,10 @@ def study_instance(tmp_path, monkeypatch):
     return monkeypatch
 
 
+def credit(at: AppTest) -> str:
+    return next(c.value for c in at.sidebar.caption if "CC BY-SA" in c.value)
+
+
 def started_app() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
@@ -34,11 +38,25 @@ def test_a_study_instance_opens_on_the_study_and_offers_no_explore_pages(study_i
     at = started_app()
     assert at.title[0].value == "Tiny study"
     assert at.checkbox(key="study_consent")
+    assert credit(at).endswith("Source: tiny (2026\\-01\\-01).") or "CC BY-SA" in credit(at)
+    assert not at.sidebar.selectbox and not at.sidebar.slider  # no corpus picker, no k: nothing about sources
     for hidden in ("explore", "maps", "corpus", "evaluation"):
         with pytest.raises(ValueError, match="Known pages"):
-            at.switch_page(f"pages/{hidden}.py")
-    at.switch_page("pages/study_results.py").run()
+            at.switch_page(f"app_pages/{hidden}.py")
+    at.switch_page("app_pages/study_results.py").run()
     assert not at.exception, at.exception
+    assert credit(at)
+
+
+def test_the_full_app_credits_wikipedia_on_every_page_and_picks_corpora_on_the_explore_pages(study_instance):
+    at = started_app()
+    assert at.title[0].value == "Explore" and at.sidebar.selectbox(key="corpus_picker")
+    for page, picker in (("maps", True), ("corpus", True), ("evaluation", True), ("study", False),
+                         ("study_results", False)):
+        at.switch_page(f"app_pages/{page}.py").run()
+        assert not at.exception, (page, at.exception)
+        assert "CC BY-SA" in credit(at), page
+        assert bool([box for box in at.sidebar.selectbox if box.key == "corpus_picker"]) == picker, page
 
 
 def test_a_misspelt_study_only_setting_is_refused_with_its_name(study_instance):

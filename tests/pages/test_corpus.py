@@ -3,7 +3,7 @@ import json
 
 
 def test_counts_and_one_chart_per_aspect(app):
-    at = app("pages/corpus.py")
+    at = app("app_pages/corpus.py")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Articles"] == "120" and metrics["Aspects"] == "2"
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
@@ -12,7 +12,7 @@ def test_counts_and_one_chart_per_aspect(app):
 
 
 def test_search_reads_an_article(app):
-    at = app("pages/corpus.py")
+    at = app("app_pages/corpus.py")
     at.text_input(key="browse_query").input("Person 11").run()
     assert at.header[0].value.startswith("Person 11")
     body = " ".join(m.value for m in at.markdown)
@@ -20,11 +20,19 @@ def test_search_reads_an_article(app):
 
 
 def test_search_suggests_titles_for_a_typo(app):
-    at = app("pages/corpus.py")
+    at = app("app_pages/corpus.py")
     at.text_input(key="browse_query").input("Persn 3").run()
     assert "No title contains" in at.warning[0].value
 
 
 def test_corpus_without_aspects(app):
-    at = app("pages/corpus.py", corpus="plain")
+    at = app("app_pages/corpus.py", corpus="plain")
     assert "no aspect labels" in at.info[0].value
+
+
+def test_explore_from_an_article_keeps_k_and_blend(app):
+    at = app(seed="Person 3", k="8", blend="country:0.5")
+    at.switch_page("app_pages/corpus.py").run()
+    at.text_input(key="browse_query").input("Person 11").run()
+    link = at.get("page_link")[0].proto
+    assert link.query_string == "seed=Person+11&k=8&blend=country%3A0.5&corpus=fixture"

@@ -3,7 +3,7 @@ import json
 
 
 def test_no_report_names_the_command(app):
-    at = app("pages/evaluation.py")
+    at = app("app_pages/evaluation.py")
     assert "No evaluation report yet" in at.info[0].value
     assert "python -m training evaluate --corpus fixture" in at.code[0].value
 
@@ -17,7 +17,7 @@ def test_report_tables_and_charts_per_aspect(app, isolated_home):
     (directory / "fixture-s42.json").write_text(json.dumps(
         {"corpus": "fixture", "aspects": ["country", "occupation"], "k": 10,
          "split": {"seed": 42, "train": 96, "test": 24}, "spaces": spaces, "notes": {}}))
-    at = app("pages/evaluation.py")
+    at = app("app_pages/evaluation.py")
     assert [s.value for s in at.subheader][:2] == ["country", "occupation"]
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert charts[0]["data"][0]["x"] == ["generic", "country"] and charts[0]["data"][0]["y"] == [0.4, 0.7]

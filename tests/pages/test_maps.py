@@ -1,7 +1,10 @@
 """Maps through AppTest: two t-SNE maps of the same points, seed highlighted, click to reseed."""
 import json
 
+from app_views.figures import selected_article
+from explore.errors import UnknownSpaceError
 from explore.maps import maps_dir
+from tests.pages.conftest import engine_opener
 
 
 def charts(at):
@@ -9,7 +12,7 @@ def charts(at):
 
 
 def test_map_of_two_spaces_with_seed_and_neighbours(app):
-    at = app("pages/maps.py", seed="Person 7")
+    at = app("app_pages/maps.py", seed="Person 7")
     left, right = charts(at)
     assert "generic" in left["layout"]["title"]["text"] and "country" in right["layout"]["title"]["text"]
     names = [trace["name"] for trace in left["data"]]
@@ -22,9 +25,7 @@ def test_map_of_two_spaces_with_seed_and_neighbours(app):
 
 
 def test_points_are_clickable_and_a_click_names_the_article(app):
-    from app_views.figures import selected_article
-
-    at = app("pages/maps.py", seed="Person 7")
+    at = app("app_pages/maps.py", seed="Person 7")
     assert all(chart.proto.selection_mode for chart in at.get("plotly_chart"))
     assert selected_article({"points": [{"x": 1, "customdata": "p9"}]}) == "p9"
     assert selected_article({"points": [{"customdata": ["p3"]}]}) == "p3"
@@ -32,7 +33,7 @@ def test_points_are_clickable_and_a_click_names_the_article(app):
 
 
 def test_colour_aspect_and_sample_size(app):
-    at = app("pages/maps.py", seed="Person 7")
+    at = app("app_pages/maps.py", seed="Person 7")
     at.number_input(key="map_sample").set_value(60).run()
     at.selectbox(key="map_colour").select("occupation").run()
     assert not at.exception
@@ -43,12 +44,9 @@ def test_colour_aspect_and_sample_size(app):
 
 
 def test_a_corpus_without_spaces_names_the_command(app, monkeypatch):
-    import app_views.columns
-    from explore.errors import UnknownSpaceError
-
     def no_engine(corpus):
         raise UnknownSpaceError("Corpus 'fixture' has no space 'generic'.")
 
-    monkeypatch.setattr(app_views.columns, "open_engine", no_engine)
-    at = app("pages/maps.py", seed="Person 7")
+    engine_opener(monkeypatch, no_engine)
+    at = app("app_pages/maps.py", seed="Person 7")
     assert "no space" in at.error[0].value

@@ -12,7 +12,7 @@ from study.store import StoreConfig, open_store
 from tests.study.fakes import FakeProvider, tiny_corpus, write_tiny_study
 from tests.study.test_sessions import answer_all
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "study_results.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "study_results.py")
 PASSWORD = "correct horse battery staple"
 
 

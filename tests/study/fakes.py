@@ -6,28 +6,11 @@ from pathlib import Path
 
 import yaml
 
-from explore.corpus.model import Article, Corpus, Provenance
+from explore.corpus.model import Corpus
 from explore.errors import UnknownSpaceError
 from explore.query import Kind, Query
 from study.definition import Source, StudyDefinition, check_study, load_study
-
-COUNTRIES = ["France", "Japan", "Brazil"]
-OCCUPATIONS = ["painter", "physicist", "composer"]
-
-
-def tiny_corpus() -> Corpus:
-    articles = [
-        Article(
-            id=f"a{i:02d}",
-            title=f"Article {i:02d}",
-            text=f"Article {i:02d} is a test article. " * 12,
-            links=tuple(f"a{(i + d) % 40:02d}" for d in (1, 2, 3, 4)),
-            aspects={"country": (COUNTRIES[i % 3],), "occupation": (OCCUPATIONS[(i // 3) % 3],)},
-        )
-        for i in range(40)
-    ]
-    return Corpus("tiny", articles, Provenance(source="test", date="2026-01-01"))
-
+from tests.fixture_corpora import tiny_corpus
 
 class FakeProvider:
     """Deterministic proposals; `union` repeats the generic source's first pick, so one candidate

@@ -30,7 +30,8 @@ def _task(**changes):
 @pytest.mark.parametrize(
     "changes, message",
     [
-        ({"seed": "Artcle 00"}, "task 'country-france': seed — No article titled 'Artcle 00' in corpus 'tiny'. Closest titles: Article 00"),
+        ({"seed": "Artcle 00"},
+         "task 'country-france': seed — No article titled 'Artcle 00' in corpus 'tiny'. Closest titles: Article 00"),
         ({"aspect": "colour"}, "task 'country-france': unknown aspect 'colour'"),
         ({"label": "Atlantis"}, "task 'country-france': no article of corpus 'tiny' has country = 'Atlantis'"),
         ({"sources": ["links", "aspect:colour"]}, "task 'country-france': unknown space 'aspect:colour'"),

@@ -8,7 +8,7 @@ from training.head_trainer import HeadTrainer
 from training.pipeline import HEAD_DIR, prepare, train
 from training.splits import split_by_article
 
-from .conftest import make_corpus, make_embeddings
+from tests.fixture_corpora import make_corpus, make_embeddings
 
 BOTH = ("country", "occupation")
 pytestmark = pytest.mark.slow  # sentence-transformers' losses: its import alone takes seconds

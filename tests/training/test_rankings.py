@@ -8,7 +8,7 @@ from training.evaluation import AspectRetrievalEvaluator
 from training.rankings import EmbeddingRanking, QueryRanking
 from training.splits import split_by_article
 
-from .conftest import make_corpus, make_embeddings
+from tests.fixture_corpora import make_corpus, make_embeddings
 
 BLEND = "blend:country:0.6,occupation:0.4"
 

@@ -48,5 +48,14 @@ def test_combine_needs_matching_aspect_count(fixture_corpus):
     expect_error(TrainingConfig(aspects=("country", "occupation")), fixture_corpus, "one aspect per run")
 
 
-def test_unknown_objective(fixture_corpus):
-    expect_error(TrainingConfig(aspects=("country",), objective="simcse"), fixture_corpus, "Unknown objective")
+@pytest.mark.parametrize("changes, match", [
+    ({"objective": "simcse"}, "Unknown objective 'simcse'; choose one of aspectcse, mnrl, triplet, aspectcse-fn"),
+    ({"mode": "fast"}, "Unknown mode 'fast'; choose one of head, full"),
+    ({"test_fraction": 1.0}, "test_fraction must be less than 1; got 1.0"),
+    ({"temperature": 0.0}, "temperature must be greater than 0; got 0.0"),
+    ({"epochs": 0}, "epochs must be greater than or equal to 1; got 0"),
+    ({"unlabelled_negatives": 1.5}, "unlabelled_negatives must be less than or equal to 1; got 1.5"),
+    ({"seed": "7"}, "seed must be a valid integer; got '7'"),
+])
+def test_a_bad_setting_names_the_field_and_what_it_allows(fixture_corpus, changes, match):
+    expect_error(TrainingConfig(aspects=("country",), **changes), fixture_corpus, match)

@@ -6,17 +6,20 @@ import json
 import re
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Mapping
+from typing import Annotated, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from explore.errors import AspectNavError
+from explore.schema import Refusal, refusals
 from explore.settings import ASSETS_DIR
 
 RECIPES_DIR = ASSETS_DIR / "recipes"
 
-_QID = re.compile(r"^Q[1-9][0-9]*$")
-_PID = re.compile(r"^P[1-9][0-9]*$")
-_LANGUAGE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]+)*$")
-_ASPECT = re.compile(r"^[A-Za-z][A-Za-z0-9_ -]{0,39}$")
+_QID = r"^Q[1-9][0-9]*$"
+_LANGUAGE = r"^[a-z]{2,3}(-[a-z0-9]+)*$"
+_PropertyId = Annotated[str, StringConstraints(pattern=r"^P[1-9][0-9]*$")]
+_AspectName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_ -]{0,39}$")]
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # also the default corpus name
 
 
@@ -77,48 +80,50 @@ def load_recipe(name_or_path: str | Path) -> Recipe:
     return recipe_from_dict(data, source=str(path), default_name=path.stem)
 
 
+class RecipeFile(BaseModel):
+    """A recipe file as written. Strict: a limit of "10" or a `subclasses` of "yes" is refused, not guessed."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field("wikidata", pattern=_NAME.pattern,
+                      description="a corpus name: 1-64 letters, digits, '.', '_' or '-'")
+    class_qid: str = Field(alias="class", pattern=_QID, description='a Wikidata item id such as "Q4830453"')
+    subclasses: bool = Field(True, description="true or false")
+    aspects: dict[_PropertyId, _AspectName] = Field(
+        min_length=1, description='an object mapping property ids to aspect names (a letter, then up to 39 letters, '
+                                  'digits, "_", "-" or spaces), e.g. {"P17": "country"}')
+    language: str = Field("en", pattern=_LANGUAGE, description='a Wikipedia language code such as "en"')
+    limit: int = Field(5000, ge=1, description="a whole number >= 1")
+    noise: int = Field(10000, ge=0, description="a whole number >= 0")
+    description: str = Field("", description="text")
+
+    @field_validator("aspects")
+    @classmethod
+    def _distinct_names(cls, aspects: dict[str, str]) -> dict[str, str]:
+        if len(set(aspects.values())) != len(aspects):
+            raise ValueError("an object whose aspect names are distinct")
+        return aspects
+
+
+def _sentence(refusal: Refusal) -> str:
+    """field 'limit' must be a whole number >= 1, got 0 (and the like)."""
+    if not refusal.field:
+        return f"a recipe is a JSON object with the fields {refusal.expected}, not {type(refusal.got).__name__}"
+    if refusal.unknown:
+        return f"unknown field {refusal.field!r}; known fields: {refusal.expected}"
+    if refusal.missing:
+        return f"field {refusal.field!r} is required: {refusal.expected}"
+    if refusal.key is not None:
+        return f"field {refusal.field!r}: bad property id {refusal.key!r}; must be {refusal.expected}"
+    return f"field {refusal.field!r} must be {refusal.expected}, got {refusal.got!r}"
+
+
 def recipe_from_dict(data: object, source: str = "recipe", default_name: str = "wikidata") -> Recipe:
     """Validate a parsed recipe; every problem names the field so a user can fix the file."""
-    if not isinstance(data, dict):
-        raise RecipeError(f"{source}: a recipe is a JSON object.")
-    unknown = set(data) - {"name", "class", "subclasses", "aspects", "language", "limit", "noise", "description"}
-    if unknown:
-        raise RecipeError(f"{source}: unknown field(s) {', '.join(sorted(unknown))}.")
-
-    def fail(field_name: str, expected: str) -> RecipeError:
-        return RecipeError(f"{source}: field {field_name!r} must be {expected}, got {data.get(field_name)!r}.")
-
-    class_qid = data.get("class")
-    if not isinstance(class_qid, str) or not _QID.match(class_qid):
-        raise fail("class", "a Wikidata item id such as \"Q4830453\"")
-    aspects = data.get("aspects")
-    if not isinstance(aspects, dict) or not aspects:
-        raise fail("aspects", "an object mapping property ids to aspect names, e.g. {\"P17\": \"country\"}")
-    for pid, aspect in aspects.items():
-        if not _PID.match(str(pid)) or not isinstance(aspect, str) or not _ASPECT.match(aspect):
-            raise RecipeError(f"{source}: aspect {pid!r}: {aspect!r} must map a property id (P17) to a name (country).")
-    if len(set(aspects.values())) != len(aspects):
-        raise fail("aspects", "an object whose aspect names are distinct")
-    subclasses = data.get("subclasses", True)
-    if not isinstance(subclasses, bool):
-        raise fail("subclasses", "true or false")
-    language = data.get("language", "en")
-    if not isinstance(language, str) or not _LANGUAGE.match(language):
-        raise fail("language", "a Wikipedia language code such as \"en\"")
-    for count_field, default, minimum in (("limit", 5000, 1), ("noise", 10000, 0)):
-        value = data.get(count_field, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-            raise fail(count_field, f"a whole number >= {minimum}")
-    name = data.get("name", default_name)
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise fail("name", "a corpus name: 1-64 letters, digits, '.', '_' or '-'")
-    return Recipe(
-        name=name,
-        class_qid=class_qid,
-        aspects=dict(aspects),
-        subclasses=subclasses,
-        language=language,
-        limit=data.get("limit", 5000),
-        noise=data.get("noise", 10000),
-        description=str(data.get("description", "")),
-    )
+    try:  # the default name (the file's stem) must be a corpus name too
+        file = RecipeFile.model_validate({"name": default_name, **data} if isinstance(data, dict) else data)
+    except ValidationError as error:
+        raise RecipeError(f"{source}: {'; '.join(map(_sentence, refusals(error, RecipeFile)))}.") from None
+    return Recipe(name=file.name, class_qid=file.class_qid, aspects=file.aspects,
+                  subclasses=file.subclasses, language=file.language, limit=file.limit, noise=file.noise,
+                  description=file.description)

@@ -35,7 +35,10 @@ def test_import_keeps_fields_and_drops_unknown_links(tmp_path):
     [
         ("{not json", None, "not valid JSON"),
         ("[1, 2]", None, "expected a JSON object"),
-        ('{"id": "d", "title": "", "text": "x"}', "title", "non-empty string"),
+        ('{"id": "d", "title": "", "text": "x"}', "title", "required, must be a non-empty string"),
+        ('{"id": "d", "text": "x"}', "title", "required, must be a non-empty string"),
+        ('{"id": "d", "title": "D", "text": "x", "description": 4}', "description", "must be a string"),
+        ('{"id": "d", "title": "D", "text": "x", "aspects": {" ": ["a"]}}', "aspects", "bad name ' '"),
         ('{"id": "d", "title": "D", "text": 5}', "text", "non-empty string"),
         ('{"id": "d", "title": "D", "text": "x", "links": "a"}', "links", "list of article ids"),
         ('{"id": "d", "title": "D", "text": "x", "aspects": {"country": [1]}}', "aspects.country", "non-empty strings"),

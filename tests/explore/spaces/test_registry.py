@@ -10,7 +10,7 @@ from explore.encoders.encoder import TransformerEncoder
 from explore.errors import UnknownSpaceError
 from explore.spaces import SpaceDefinition, SpaceRegistry
 from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE, TRAINING_RECORD_FILE
-from tests.explore.aspect_fixtures import ARTICLES, aspect_corpus
+from tests.fixture_corpora import ARTICLES, aspect_corpus
 
 
 @pytest.fixture

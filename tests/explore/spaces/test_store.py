@@ -6,7 +6,7 @@ import pytest
 
 from explore.spaces import Space, SpaceUnusable, load_space, save_space
 from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE, TRAINING_RECORD_FILE
-from tests.explore.aspect_fixtures import ARTICLES, aspect_corpus
+from tests.fixture_corpora import ARTICLES, aspect_corpus
 
 
 @pytest.fixture(scope="module")

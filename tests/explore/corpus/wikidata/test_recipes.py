@@ -32,20 +32,34 @@ def test_a_user_recipe_file(tmp_path):
     assert (recipe.name, recipe.class_qid, recipe.limit, recipe.noise) == ("painters", "Q5", 5000, 0)
 
 
-@pytest.mark.parametrize("data, field", [
-    ({"class": "4830453", "aspects": {"P17": "country"}}, "class"),
-    ({"class": "Q1", "aspects": {}}, "aspects"),
-    ({"class": "Q1", "aspects": {"17": "country"}}, "17"),
-    ({"class": "Q1", "aspects": {"P17": "country", "P27": "country"}}, "aspects"),
-    ({"class": "Q1", "aspects": {"P17": "country"}, "limit": 0}, "limit"),
-    ({"class": "Q1", "aspects": {"P17": "country"}, "language": "English"}, "language"),
-    ({"class": "Q1", "aspects": {"P17": "country"}, "subclass": True}, "subclass"),
+@pytest.mark.parametrize("data, message", [
+    ({"class": "4830453", "aspects": {"P17": "country"}},
+     "field 'class' must be a Wikidata item id such as \"Q4830453\", got '4830453'"),
+    ({"aspects": {"P17": "country"}}, "field 'class' is required: a Wikidata item id"),
+    ({"class": "Q1", "aspects": {}}, "field 'aspects' must be an object mapping property ids to aspect names"),
+    ({"class": "Q1", "aspects": {"17": "country"}}, "field 'aspects': bad property id '17'; must be an object mapping"),
+    ({"class": "Q1", "aspects": {"P17": "9 lives"}}, "field 'aspects.P17' must be an object mapping property ids to "
+                                                     "aspect names (a letter, then"),
+    ({"class": "Q1", "aspects": {"P17": "country", "P27": "country"}},
+     "field 'aspects' must be an object whose aspect names are distinct"),
+    ({"class": "Q1", "aspects": {"P17": "country"}, "limit": 0}, "field 'limit' must be a whole number >= 1, got 0"),
+    ({"class": "Q1", "aspects": {"P17": "country"}, "noise": "5"},
+     "field 'noise' must be a whole number >= 0, got '5'"),
+    ({"class": "Q1", "aspects": {"P17": "country"}, "subclasses": "yes"}, "field 'subclasses' must be true or false"),
+    ({"class": "Q1", "aspects": {"P17": "country"}, "language": "English"},
+     "field 'language' must be a Wikipedia language code such as \"en\", got 'English'"),
+    ({"class": "Q1", "aspects": {"P17": "country"}, "subclass": True},
+     "unknown field 'subclass'; known fields: name, class, subclasses,"),
+    ({"class": "Q1", "aspects": {"P17": "country"}, "name": "my corpus"},
+     "field 'name' must be a corpus name: 1-64 letters"),
+    ([{"class": "Q1"}], "a recipe is a JSON object"),
 ])
-def test_invalid_recipes_name_the_field(tmp_path, data, field):
+def test_invalid_recipes_name_the_file_and_field(tmp_path, data, message):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(RecipeError, match=field):
+    with pytest.raises(RecipeError) as error:
         load_recipe(path)
+    assert str(error.value).startswith(f"{path}: ") and message in str(error.value)
 
 
 def test_unknown_recipe_lists_the_shipped_ones():

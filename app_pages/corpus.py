@@ -56,7 +56,7 @@ if matches:
     if article.url:
         st.markdown(markdown_link("Read on Wikipedia", article.url))
     # The link keeps the user's k and blend: only the seed changes.
-    st.page_link("pages/explore.py", label=f"Explore from {escape_markdown(article.title)}", icon="🧭",
+    st.page_link("app_pages/explore.py", label=f"Explore from {escape_markdown(article.title)}", icon="🧭",
                  query_params=explore_view().url_query(corpus, seed_id=article.id) | corpus_param(corpus.name))
     if article.links:
         st.subheader(link_caption(corpus))

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_views.figures import mean_rank_figure
 from explore.errors import AspectNavError
 from study.analysis import AnalysisConfig
-from app_views.figures import mean_rank_figure
 from study.configured import (PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, password_matches,
-                                      setting)
-from study.store import DATABASE_ENV
+                              setting)
 from study.report import answers_csv, report_json, study_report, summary_csv
+from study.store import DATABASE_ENV
 
 UNLOCKED_KEY = "study_results_unlocked"
 

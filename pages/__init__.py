@@ -1,1 +1,0 @@
-"""Streamlit pages: thin views over explore/ and training/."""

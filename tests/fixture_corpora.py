@@ -1,0 +1,101 @@
+"""Every fixture corpus the tests build, in one place: pick the smallest that exercises the code.
+
+- `aspect_corpus`: a dozen real-looking articles with aspects and links (encoders, spaces, neighbours).
+- `make_corpus` / `make_embeddings`: labelled people plus unlabelled things with generic-like vectors
+  that carry a weak signal of both aspects (training, evaluation).
+- `tiny_corpus`: 40 uniform articles with country and occupation (the study, where the engine is faked).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from explore.corpus.model import Article, Corpus, Provenance
+
+
+def people(occupation, country, century):
+    return {"occupation": occupation, "country": country, "century": century}
+
+
+ARTICLES = [
+    Article("curie", "Marie Curie", "Marie Curie was a physicist and chemist who researched radioactivity.",
+            links=("pierre", "radium", "radium", "missing", "curie"),
+            aspects=people(("physicist", "chemist"), ("Poland", "France"), ("20th",))),
+    Article("pierre", "Pierre Curie", "Pierre Curie was a French physicist, a pioneer in crystallography.",
+            links=("curie",), aspects=people(("physicist",), ("France",), ("19th",))),
+    Article("einstein", "Albert Einstein", "Albert Einstein was a German-born theoretical physicist.",
+            aspects=people(("physicist",), ("Germany", "United States"), ("20th",))),
+    Article("monet", "Claude Monet", "Claude Monet was a French painter and founder of impressionism.",
+            aspects=people(("painter",), ("France",), ("19th",))),
+    Article("vangogh", "Vincent van Gogh", "Vincent van Gogh was a Dutch Post-Impressionist painter.",
+            aspects=people(("painter",), ("Netherlands",), ("19th",))),
+    Article("napoleon", "Napoleon", "Napoleon Bonaparte was a French military commander and emperor.",
+            aspects=people(("military leader", "monarch"), ("France",), ("19th",))),
+    Article("radium", "Radium", "Radium is a chemical element with the symbol Ra and atomic number 88.",
+            aspects={"topic": ("Physical sciences",)}),
+    Article("paris", "Paris", "Paris is the capital and largest city of France.",
+            aspects={"country": ("France",), "place_type": ("city",)}),
+    Article("berlin", "Berlin", "Berlin is the capital and largest city of Germany.",
+            aspects={"country": ("Germany",), "place_type": ("city",)}),
+    Article("mercury-planet", "Mercury", "Mercury is the smallest planet in the Solar System.",
+            aspects={"topic": ("Physical sciences",)}),
+    Article("mercury-god", "Mercury", "Mercury is a major god in Roman religion and mythology.",
+            aspects={"topic": ("Philosophy and religion",)}),
+    Article("bach", "Johann Sebastian Bach", "Johann Sebastian Bach was a German composer of the Baroque period.",
+            aspects=people(("composer",), ("Germany",), ("18th",))),
+]
+
+
+def aspect_corpus(name: str = "tiny", articles=None) -> Corpus:
+    return Corpus(name, list(articles or ARTICLES), Provenance(source="test", date="2026-01-01", links="hyperlinks"))
+
+
+PEOPLE_COUNTRIES = ["France", "Japan", "Brazil", "Kenya"]
+PEOPLE_OCCUPATIONS = ["painter", "physicist", "composer"]
+
+
+def make_corpus(people: int = 72, unlabelled: int = 12, seed: int = 0) -> Corpus:
+    rng = np.random.default_rng(seed)
+    articles = []
+    for i in range(people):
+        country = PEOPLE_COUNTRIES[i % len(PEOPLE_COUNTRIES)]
+        occupation = PEOPLE_OCCUPATIONS[(i // len(PEOPLE_COUNTRIES)) % len(PEOPLE_OCCUPATIONS)]
+        countries = (country,) if i % 9 else (country, PEOPLE_COUNTRIES[(i + 1) % len(PEOPLE_COUNTRIES)])  # some multi-label
+        articles.append(Article(
+            f"person-{i}", f"Person {i}", f"Person {i} was a {occupation} from {country}.",
+            aspects={"country": countries, "occupation": (occupation,)}))
+    for i in range(unlabelled):
+        articles.append(Article(f"thing-{i}", f"Thing {i}", f"Thing {i} is an object number {rng.integers(1000)}."))
+    return Corpus("fixture", articles, Provenance(source="test", date="2026-01-01"))
+
+
+def make_embeddings(corpus: Corpus, dim: int = 32, signal: float = 0.5, seed: int = 0) -> np.ndarray:
+    """Noise plus a small per-label direction: retrieval by aspect is possible but generic-level weak."""
+    rng = np.random.default_rng(seed)
+    directions = {label: rng.normal(size=dim) for label in PEOPLE_COUNTRIES + PEOPLE_OCCUPATIONS}
+    rows = []
+    for article in corpus.articles:
+        vector = rng.normal(size=dim)
+        for labels in article.aspects.values():
+            for label in labels:
+                vector += signal * directions[label]
+        rows.append(vector)
+    matrix = np.asarray(rows, dtype=np.float32)
+    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+
+
+TINY_COUNTRIES = ["France", "Japan", "Brazil"]
+TINY_OCCUPATIONS = ["painter", "physicist", "composer"]
+
+
+def tiny_corpus() -> Corpus:
+    articles = [
+        Article(
+            id=f"a{i:02d}",
+            title=f"Article {i:02d}",
+            text=f"Article {i:02d} is a test article. " * 12,
+            links=tuple(f"a{(i + d) % 40:02d}" for d in (1, 2, 3, 4)),
+            aspects={"country": (TINY_COUNTRIES[i % 3],), "occupation": (TINY_OCCUPATIONS[(i // 3) % 3],)},
+        )
+        for i in range(40)
+    ]
+    return Corpus("tiny", articles, Provenance(source="test", date="2026-01-01"))
