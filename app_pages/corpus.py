@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_views.article_reader import show_article
 from app_views.corpus_choice import chosen_corpus, corpus_param
 from app_views.figures import label_distribution_figure
-from app_views.markdown import aspect_chips, escape_markdown, link_caption, markdown_link
+from app_views.markdown import escape_markdown, link_caption
 from app_views.view_session import explore_view
 
 corpus = chosen_corpus()
@@ -48,13 +49,7 @@ if matches:
     labels = {a.id: f"{a.title} — {a.description}" if a.description else a.title for a in matches}
     chosen = st.radio("Matches", list(labels), format_func=lambda i: escape_markdown(labels[i]), key="browse_choice")
     article = corpus[chosen]
-    st.header(escape_markdown(article.title))
-    if article.description:
-        st.caption(escape_markdown(article.description))
-    st.markdown(aspect_chips(article))
-    st.markdown(escape_markdown(article.text))
-    if article.url:
-        st.markdown(markdown_link("Read on Wikipedia", article.url))
+    show_article(article, heading=st.header)
     # The link keeps the user's k and blend: only the seed changes.
     st.page_link("app_pages/explore.py", label=f"Explore from {escape_markdown(article.title)}", icon="🧭",
                  query_params=explore_view().url_query(corpus, seed_id=article.id) | corpus_param(corpus.name))

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_views.article_reader import show_article
 from app_views.columns import explore_columns, missing_spaces_hint
 from app_views.corpus_choice import chosen_corpus
 from app_views.engine_cache import load_engine
-from app_views.markdown import aspect_chips, escape_markdown, markdown_link, shared_chips
+from app_views.markdown import escape_markdown, shared_chips
 from app_views.view_session import explore_view
 from app_views.view_widgets import blend_sliders, per_row_slider, seed_picker, trail_bar
 
@@ -29,13 +30,7 @@ if seed is None and not view.text:
 
 if seed is not None:
     with st.container(border=True):
-        st.subheader(escape_markdown(seed.title))
-        if seed.description:
-            st.caption(escape_markdown(seed.description))
-        st.markdown(aspect_chips(seed))
-        st.markdown(escape_markdown(seed.text))
-        if seed.url:
-            st.markdown(markdown_link(f"Read “{seed.title}” on Wikipedia", seed.url))
+        show_article(seed)
 else:
     st.subheader(f"Free text: “{escape_markdown(view.text)}”")
 if engine_problem:

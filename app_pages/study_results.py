@@ -72,6 +72,7 @@ st.dataframe([row.__dict__ for row in report.per_task], hide_index=True)
 st.subheader("Export")
 csv_col, answers_col, json_col = st.columns(3)
 csv_col.download_button("Summary CSV", summary_csv(report), f"{report.study}_summary.csv", "text/csv")
-answers_col.download_button("Answers CSV", answers_csv(stored_study, answers), f"{report.study}_answers.csv", "text/csv")
+answers_col.download_button("Answers CSV", answers_csv(stored_study, answers), f"{report.study}_answers.csv",
+                            "text/csv")
 json_col.download_button("Full report JSON", report_json(report, stored_study, answers), f"{report.study}_report.json",
                          "application/json")

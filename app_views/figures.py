@@ -61,7 +61,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str]) -> go.Fig
         rows = [i for i, r in enumerate(points.role) if r == role]
         if rows:
             figure.add_trace(go.Scatter(
-                x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers+text" if role == "seed" else "markers",
+                x=points.coords[rows, 0], y=points.coords[rows, 1],
+                mode="markers+text" if role == "seed" else "markers",
                 name=role, marker=style, text=[points.titles[i] for i in rows] if role == "seed" else None,
                 textposition="top center", customdata=[points.ids[i] for i in rows],
                 hovertext=[points.hover[i] for i in rows], hoverinfo="text",

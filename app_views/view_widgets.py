@@ -123,6 +123,9 @@ def blend_sliders(engine: Neighbourhood | None) -> Blend | None:
                 st.session_state[BLEND_PREFIX + name] = min(weights.get(name, 0.0), MAX_WEIGHT)
                 st.slider(name, 0.0, MAX_WEIGHT, step=0.1, key=BLEND_PREFIX + name, on_change=_weight_moved,
                           args=(name,))
+            elsewhere = [name for name in weights if name not in names]
+            if elsewhere:
+                st.caption(f"Kept for other corpora (no such space here): {escape_markdown(', '.join(elsewhere))}.")
     here = {name: weight for name, weight in weights.items() if name in names}
     return Blend.of(here) if here else None
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from benchmarks.common import Row
 from study.sessions import open_flow
 from study.store import StoreConfig, open_store
-from tests.study.fakes import FakeProvider, tiny_corpus, tiny_study
+from study.synthetic import SyntheticProvider, tiny_corpus, tiny_study
 
 
 def _run_threads(count: int, target) -> float:
@@ -38,7 +38,7 @@ def ours(participants: int, directory: Path) -> tuple[int, float]:
     open_store(study.name, StoreConfig(url=url))
     flows, codes = [], []
     for _ in range(participants):
-        flow = open_flow(study, open_store(study.name, StoreConfig(url=url)), FakeProvider(corpus), corpus)
+        flow = open_flow(study, open_store(study.name, StoreConfig(url=url)), SyntheticProvider(corpus), corpus)
         flows.append(flow)
         codes.append(flow.start())
 

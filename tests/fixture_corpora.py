@@ -3,13 +3,15 @@
 - `aspect_corpus`: a dozen real-looking articles with aspects and links (encoders, spaces, neighbours).
 - `make_corpus` / `make_embeddings`: labelled people plus unlabelled things with generic-like vectors
   that carry a weak signal of both aspects (training, evaluation).
-- `tiny_corpus`: 40 uniform articles with country and occupation (the study, where the engine is faked).
+- `tiny_corpus`: 40 uniform articles with country and occupation (the study, where the engine is faked;
+  it lives in study/synthetic.py because the study benchmark uses it too).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from explore.corpus.model import Article, Corpus, Provenance
+from study.synthetic import tiny_corpus  # noqa: F401  (one place for every fixture corpus)
 
 
 def people(occupation, country, century):
@@ -81,21 +83,3 @@ def make_embeddings(corpus: Corpus, dim: int = 32, signal: float = 0.5, seed: in
         rows.append(vector)
     matrix = np.asarray(rows, dtype=np.float32)
     return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-
-
-TINY_COUNTRIES = ["France", "Japan", "Brazil"]
-TINY_OCCUPATIONS = ["painter", "physicist", "composer"]
-
-
-def tiny_corpus() -> Corpus:
-    articles = [
-        Article(
-            id=f"a{i:02d}",
-            title=f"Article {i:02d}",
-            text=f"Article {i:02d} is a test article. " * 12,
-            links=tuple(f"a{(i + d) % 40:02d}" for d in (1, 2, 3, 4)),
-            aspects={"country": (TINY_COUNTRIES[i % 3],), "occupation": (TINY_OCCUPATIONS[(i // 3) % 3],)},
-        )
-        for i in range(40)
-    ]
-    return Corpus("tiny", articles, Provenance(source="test", date="2026-01-01"))

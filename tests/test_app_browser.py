@@ -116,6 +116,11 @@ def _shot(driver, name: str) -> Path:
     return path
 
 
+def _credit(driver) -> str:
+    """The sidebar's Wikipedia credit (drawn by the frame, app.py, on every page)."""
+    return driver.find_element("css selector", '[data-testid="stSidebar"]').text
+
+
 def _buttons(driver, prefix: str):
     return driver.find_elements("css selector", f'[class*="st-key-{prefix}"] button')
 
@@ -140,6 +145,7 @@ def test_explore_then_maps_in_chromium(server, browser):
     assert "seed=Marie+Curie" in driver.current_url or "seed=Marie%20Curie" in driver.current_url
     headings = driver.find_element("css selector", '[data-testid="stMain"]').text
     assert "Wikipedia links" in headings and "generic" in headings
+    assert "CC BY-SA" in _credit(driver)
     _shot(driver, "explore.png")
 
     # Click the first generic neighbour: it becomes the seed, and the trail can go back.
@@ -159,6 +165,7 @@ def test_explore_then_maps_in_chromium(server, browser):
           message="two maps")
     _idle(driver, timeout=600)
     time.sleep(1)
+    assert "CC BY-SA" in _credit(driver)
     _shot(driver, "maps.png")
     plot = driver.find_elements("css selector", ".js-plotly-plot")[0]
     # Pixel position of the first neighbour marker, computed by plotly itself.

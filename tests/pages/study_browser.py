@@ -67,7 +67,7 @@ def main() -> int:
     """Start a server on the tiny study (2 tasks), take part in Chromium, check the database."""
     from selenium import webdriver
 
-    from tests.study.fakes import TINY_STUDY, tiny_corpus, write_tiny_study
+    from study.synthetic import TINY_STUDY, tiny_corpus, write_tiny_study
     from explore.corpus import store_corpus
     from study.report import load_answers
     from study.store import StoreConfig, open_store

@@ -3,7 +3,7 @@ import runpy
 from pathlib import Path
 
 import study.engine_provider as engine_provider
-from tests.study.fakes import FakeProvider
+from study.synthetic import SyntheticProvider
 
-engine_provider.engine_provider = FakeProvider
+engine_provider.engine_provider = SyntheticProvider
 runpy.run_path(str(Path(__file__).resolve().parents[2] / "app_pages" / "study.py"), run_name="__main__")

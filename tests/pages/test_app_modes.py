@@ -1,4 +1,4 @@
-"""app.py in its two modes: the full app, and an instance that serves a study to participants only."""
+"""app.py, the frame, in its two modes: the full app, and an instance that serves a study to participants only."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,9 +6,11 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from study import engine_provider
 from explore.corpus import store_corpus
-from tests.study.fakes import FakeProvider, tiny_corpus, write_tiny_study
+from explore.errors import UnknownSpaceError
+from study import engine_provider
+from tests.pages.conftest import engine_opener
+from study.synthetic import SyntheticProvider, tiny_corpus, write_tiny_study
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -18,7 +20,7 @@ def study_instance(tmp_path, monkeypatch):
     store_corpus(tiny_corpus())
     monkeypatch.setenv("ASPECTNAV_STUDY", str(write_tiny_study(tmp_path)))
     monkeypatch.setenv("ASPECTNAV_STUDY_DB", f"sqlite:///{tmp_path / 'page.sqlite'}")
-    monkeypatch.setattr(engine_provider, "engine_provider", FakeProvider)
+    monkeypatch.setattr(engine_provider, "engine_provider", SyntheticProvider)
     return monkeypatch
 
 
@@ -26,8 +28,9 @@ def credit(at: AppTest) -> str:
     return next(c.value for c in at.sidebar.caption if "CC BY-SA" in c.value)
 
 
-def started_app() -> AppTest:
+def started_app(**query) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(query)
     at.run()
     assert not at.exception, at.exception
     return at
@@ -38,7 +41,7 @@ def test_a_study_instance_opens_on_the_study_and_offers_no_explore_pages(study_i
     at = started_app()
     assert at.title[0].value == "Tiny study"
     assert at.checkbox(key="study_consent")
-    assert credit(at).endswith("Source: tiny (2026\\-01\\-01).") or "CC BY-SA" in credit(at)
+    assert credit(at) == "Text from Wikipedia, available under CC BY-SA 4.0. Source: test (2026\\-01\\-01)."
     assert not at.sidebar.selectbox and not at.sidebar.slider  # no corpus picker, no k: nothing about sources
     for hidden in ("explore", "maps", "corpus", "evaluation"):
         with pytest.raises(ValueError, match="Known pages"):
@@ -49,7 +52,11 @@ def test_a_study_instance_opens_on_the_study_and_offers_no_explore_pages(study_i
 
 
 def test_the_full_app_credits_wikipedia_on_every_page_and_picks_corpora_on_the_explore_pages(study_instance):
-    at = started_app()
+    def no_spaces(corpus):
+        raise UnknownSpaceError(f"Corpus {corpus.name!r} has no space 'generic'.")
+
+    engine_opener(study_instance, no_spaces)
+    at = started_app(corpus="tiny")
     assert at.title[0].value == "Explore" and at.sidebar.selectbox(key="corpus_picker")
     for page, picker in (("maps", True), ("corpus", True), ("evaluation", True), ("study", False),
                          ("study_results", False)):

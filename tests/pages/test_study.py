@@ -7,7 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from explore.corpus import store_corpus
-from tests.study.fakes import tiny_corpus, write_tiny_study
+from study.synthetic import tiny_corpus, write_tiny_study
 
 ENTRY = str(Path(__file__).resolve().parent / "study_page_entry.py")
 SOURCE_WORDS = ("links", "generic", "union", "aspect", "score")

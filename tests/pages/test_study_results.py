@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from study.definition import check_study, load_study
 from study.sessions import open_flow
 from study.store import StoreConfig, open_store
-from tests.study.fakes import FakeProvider, tiny_corpus, write_tiny_study
+from study.synthetic import SyntheticProvider, tiny_corpus, write_tiny_study
 from tests.study.test_sessions import answer_all
 
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "study_results.py")
@@ -22,7 +22,7 @@ def answered_study(tmp_path, monkeypatch):
     db_url = f"sqlite:///{tmp_path / 'results.sqlite'}"
     corpus = tiny_corpus()
     study = check_study(load_study(study_file), corpus)
-    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), FakeProvider(corpus), corpus)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
     for _ in range(3):
         answer_all(flow, flow.start())
     monkeypatch.setenv("ASPECTNAV_STUDY", str(study_file))

@@ -4,7 +4,7 @@ import pytest
 
 from study.sessions import open_flow
 from study.store import StoreConfig, open_store
-from tests.study.fakes import FakeProvider, tiny_corpus, tiny_study
+from study.synthetic import SyntheticProvider, tiny_corpus, tiny_study
 
 
 @pytest.fixture
@@ -29,4 +29,4 @@ def store(study, db_url):
 
 @pytest.fixture
 def flow(study, store, corpus):
-    return open_flow(study, store, FakeProvider(corpus), corpus)
+    return open_flow(study, store, SyntheticProvider(corpus), corpus)

@@ -9,13 +9,13 @@ import time
 from study.definition import check_study, load_study
 from study.sessions import open_flow
 from study.store import StoreConfig, open_store
-from tests.study.fakes import FakeProvider, tiny_corpus
+from study.synthetic import SyntheticProvider, tiny_corpus
 
 
 def main(study_file: str, db_url: str, pause_s: float = 30.0) -> None:
     corpus = tiny_corpus()
     study = check_study(load_study(study_file), corpus)
-    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), FakeProvider(corpus), corpus)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
     code = flow.start()
     print(f"code {code}", flush=True)
     while (screen := flow.next_task(code)) is not None:

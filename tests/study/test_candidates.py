@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from explore.corpus.snippet import SNIPPET_CHARS, snippet
 from study.candidates import candidates_for
-from tests.study.fakes import FakeProvider
+from study.synthetic import SyntheticProvider
 
 
 def test_an_article_from_two_sources_is_shown_once_and_credited_to_both(study, corpus):
     task = study.tasks[0]
-    provider = FakeProvider(corpus)
+    provider = SyntheticProvider(corpus)
     candidates = candidates_for(task, provider, corpus, shuffle_seed=7)
     ids = [c.id for c in candidates]
     assert len(ids) == len(set(ids))
@@ -24,7 +24,7 @@ def test_an_article_from_two_sources_is_shown_once_and_credited_to_both(study, c
 
 def test_the_shuffle_depends_on_the_stored_seed_only(study, corpus):
     task = study.tasks[0]
-    provider = FakeProvider(corpus)
+    provider = SyntheticProvider(corpus)
     first = [c.id for c in candidates_for(task, provider, corpus, shuffle_seed=1)]
     assert first == [c.id for c in candidates_for(task, provider, corpus, shuffle_seed=1)]
     orders = {tuple(c.id for c in candidates_for(task, provider, corpus, shuffle_seed=s)) for s in range(10)}

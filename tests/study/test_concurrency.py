@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from study.sessions import AlreadyAnsweredError, StudyFinishedError, open_flow
 from study.store import AnswerRow, ParticipantRow, StoreConfig, open_store
-from tests.study.fakes import FakeProvider
+from study.synthetic import SyntheticProvider
 
 PARTICIPANTS = 30
 
@@ -23,7 +23,7 @@ def test_thirty_concurrent_participants_lose_and_duplicate_nothing(study, corpus
     def participant(index: int) -> None:
         try:
             # Each thread opens its own store, like one app process per participant.
-            flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), FakeProvider(corpus), corpus)
+            flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
             code = flow.start()
             start_line.wait()
             while (screen := flow.next_task(code)) is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from study.definition import StudyDefinitionError, check_study, load_study, study_from_dict
-from tests.study.fakes import TINY_STUDY, tiny_corpus, write_tiny_study
+from study.synthetic import TINY_STUDY, tiny_corpus, write_tiny_study
 
 
 def test_shipped_default_study_fits_the_vital_corpus(vital_corpus):

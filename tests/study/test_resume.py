@@ -13,7 +13,7 @@ from sqlalchemy import select, text
 
 from study.sessions import open_flow
 from study.store import AnswerRow, PresentationRow, StoreConfig, open_store
-from tests.study.fakes import FakeProvider, write_tiny_study
+from study.synthetic import SyntheticProvider, write_tiny_study
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -39,7 +39,7 @@ def test_a_killed_process_loses_nothing_and_the_participant_resumes(tmp_path, st
         assert session.execute(text("PRAGMA integrity_check")).scalar() == "ok"
         assert session.scalars(select(AnswerRow.task_id)).all() == [answered]
         shown_before = {row.task_id: row.candidates for row in session.scalars(select(PresentationRow))}
-    provider = FakeProvider(corpus)
+    provider = SyntheticProvider(corpus)
     flow = open_flow(study, store, provider, corpus)
     assert flow.progress(code).answered == 1
     screen = flow.next_task(code)

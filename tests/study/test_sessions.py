@@ -18,7 +18,7 @@ from study.sessions import (
     open_flow,
 )
 from study.store import AnswerRow, ParticipantRow
-from tests.study.fakes import FakeProvider
+from study.synthetic import SyntheticProvider
 
 
 def answer_all(flow, code):
@@ -101,7 +101,7 @@ def test_a_finished_session_cannot_be_submitted_again(flow):
 def test_resume_by_code_on_another_device_shows_the_same_list(flow, study, store, corpus):
     code = flow.start()
     first = flow.next_task(code)
-    provider = FakeProvider(corpus)
+    provider = SyntheticProvider(corpus)
     other_device = open_flow(study, store, provider, corpus)  # a fresh app process
     assert other_device.resume(code.lower().replace("-", " ")) == code
     again = other_device.next_task(code.lower())
@@ -112,7 +112,7 @@ def test_resume_by_code_on_another_device_shows_the_same_list(flow, study, store
 
 def test_codes_of_one_study_do_not_open_another(flow, store, corpus, study):
     code = flow.start()
-    other = open_flow(dataclasses.replace(study, name="other_study"), store, FakeProvider(corpus), corpus)
+    other = open_flow(dataclasses.replace(study, name="other_study"), store, SyntheticProvider(corpus), corpus)
     with pytest.raises(UnknownCodeError):
         other.next_task(code)
     with store.reading() as session:

@@ -8,7 +8,7 @@ from explore.settings import data_home
 from study.definition import parse_study
 from study.sessions import UnknownCodeError
 from study.store import SCHEMA_VERSION, StoreConfig, StudyStoreError, open_store, resolve_url
-from tests.study.fakes import TINY_STUDY
+from study.synthetic import TINY_STUDY
 
 
 def test_sqlite_runs_in_wal_mode_with_foreign_keys(store):

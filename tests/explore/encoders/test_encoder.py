@@ -16,7 +16,11 @@ TEXTS = [
 
 
 def test_encode_is_normalised_float32_in_input_order_and_matches_sentence_transformers(minilm):
-    vectors = minilm.encode(TEXTS, batch_size=2, progress=False)
+    from explore.encoders.encoder import TransformerEncoder
+
+    fp32 = TransformerEncoder(minilm.spec, minilm.model_dir, precision="fp32")  # never the host's automatic choice
+    fp32.__dict__["model"] = minilm.model
+    vectors = fp32.encode(TEXTS, batch_size=2, progress=False)
     assert vectors.shape == (5, 384) and vectors.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     plain = minilm.model.encode(TEXTS, normalize_embeddings=True)  # length sorting must not reorder rows

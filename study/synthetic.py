@@ -1,4 +1,5 @@
-"""A tiny corpus, study and candidate provider for tests where the engine is not under test."""
+"""A synthetic corpus, study and deterministic candidate provider: the study flow, store and analysis
+exercised without building spaces (tests, load tests and benchmarks/study_writes.py)."""
 from __future__ import annotations
 
 import hashlib
@@ -6,13 +7,30 @@ from pathlib import Path
 
 import yaml
 
-from explore.corpus.model import Corpus
+from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import UnknownSpaceError
 from explore.query import Kind, Query
 from study.definition import Source, StudyDefinition, check_study, load_study
-from tests.fixture_corpora import tiny_corpus
 
-class FakeProvider:
+TINY_COUNTRIES = ["France", "Japan", "Brazil"]
+TINY_OCCUPATIONS = ["painter", "physicist", "composer"]
+
+
+def tiny_corpus() -> Corpus:
+    articles = [
+        Article(
+            id=f"a{i:02d}",
+            title=f"Article {i:02d}",
+            text=f"Article {i:02d} is a test article. " * 12,
+            links=tuple(f"a{(i + d) % 40:02d}" for d in (1, 2, 3, 4)),
+            aspects={"country": (TINY_COUNTRIES[i % 3],), "occupation": (TINY_OCCUPATIONS[(i // 3) % 3],)},
+        )
+        for i in range(40)
+    ]
+    return Corpus("tiny", articles, Provenance(source="test", date="2026-01-01"))
+
+
+class SyntheticProvider:
     """Deterministic proposals; `union` repeats the generic source's first pick, so one candidate
     is always credited to two sources."""
 
