@@ -27,11 +27,6 @@ class Column:
     note: str = ""  # what the column approximates, or why it is empty
 
 
-def open_engine(corpus: Corpus) -> Neighbourhood:
-    """Every space of the corpus, opened once (shipped fp16 assets first; see explore/spaces)."""
-    return Neighbourhood.open(corpus, progress=False)
-
-
 def column_heading(query: Query) -> str:
     if query.kind is Kind.ASPECT:
         return f"{query.name} space"

@@ -42,11 +42,12 @@ def first_render(home: Path) -> float:
 def seed_changes(count: int) -> tuple[list[float], list[float]]:
     from streamlit.testing.v1 import AppTest
 
-    from app_views.columns import explore_columns, open_engine
+    from app_views.columns import explore_columns
+    from explore.neighbours import Neighbourhood
     from explore.corpus import open_corpus
 
     corpus = open_corpus("vital")
-    engine = open_engine(corpus)
+    engine = Neighbourhood.open(corpus, progress=False)
     seeds = random.Random(0).sample(corpus.articles, count)
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300)
     at.query_params["seed"] = "Marie Curie"

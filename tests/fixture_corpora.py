@@ -3,6 +3,8 @@
 - `aspect_corpus`: a dozen real-looking articles with aspects and links (encoders, spaces, neighbours).
 - `make_corpus` / `make_embeddings`: labelled people plus unlabelled things with generic-like vectors
   that carry a weak signal of both aspects (training, evaluation).
+- `fixture_corpus`: 120 people with country, occupation, descriptions, URLs and mention links, 20 of them
+  unlabelled (the app's pages and view models).
 - `tiny_corpus`: 40 uniform articles with country and occupation (the study, where the engine is faked;
   it lives in study/synthetic.py because the study benchmark uses it too).
 """
@@ -83,3 +85,19 @@ def make_embeddings(corpus: Corpus, dim: int = 32, signal: float = 0.5, seed: in
         rows.append(vector)
     matrix = np.asarray(rows, dtype=np.float32)
     return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+
+
+APP_COUNTRIES = ["France", "Poland", "Japan", "Brazil", "Egypt"]
+APP_OCCUPATIONS = ["physicist", "painter", "writer", "composer"]
+
+
+def fixture_corpus(name: str = "fixture", aspects: bool = True) -> Corpus:
+    articles = []
+    for i in range(120):
+        country, occupation = APP_COUNTRIES[i % 5], APP_OCCUPATIONS[i % 4]
+        labels = {"country": (country,), "occupation": (occupation,)} if aspects and i < 100 else {}
+        text = (f"Person {i} was a {country} {occupation} known for work number {i}. " * 3).strip()
+        links = tuple(f"p{j}" for j in (i + 1, i + 5, i + 20) if j < 120)
+        articles.append(Article(f"p{i}", f"Person {i}", text, f"{country} {occupation}",
+                                f"https://en.wikipedia.org/wiki/Person_{i}", links, labels))
+    return Corpus(name, articles, Provenance(source="fixture", date="2026-01-01", links="mentions"))

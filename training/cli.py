@@ -133,7 +133,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                                          reference=QueryRanking(engine, GENERIC))
     report = EvaluationReport(corpus.name, evaluator.columns, args.k, split.describe())
     for label, ranking in rows:
-        report.add(label, evaluator.evaluate(ranking), note=str(ranking.query) if label != str(ranking.query) else "")
+        plain = ranking.query in (Query.parse(label) if ":" in label else None, Query(Kind.SPACE, label))
+        report.add(label, evaluator.evaluate(ranking), note="" if plain else str(ranking.query))
     stem = args.output or data_home() / "training" / "reports" / f"{corpus.name}-s{args.seed}"
     json_path, md_path = report.save(Path(stem))
     print(report.to_markdown())

@@ -1,7 +1,7 @@
 """Columns without an engine: the links column still answers, nothing else is offered."""
 from app_views.columns import explore_columns
 from explore.query import Blend
-from tests.pages.conftest import fixture_corpus
+from tests.fixture_corpora import fixture_corpus
 
 
 def test_without_an_engine_only_the_links_column_answers():
@@ -14,7 +14,7 @@ def test_without_an_engine_only_the_links_column_answers():
 def test_a_map_plan_keeps_the_seed_and_its_neighbours_in_the_sample_and_marks_them():
     from app_views.columns import map_plan, map_side
     from explore.maps import ProjectionParams
-    from tests.pages.conftest import fixture_engine
+    from tests.app_pages.conftest import fixture_engine
 
     corpus = fixture_corpus()
     engine = fixture_engine(corpus)

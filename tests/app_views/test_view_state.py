@@ -2,7 +2,7 @@
 from app_views.url_state import DEFAULT_K
 from app_views.view_state import ExploreView, fit_to_sliders
 from explore.query import Blend
-from tests.pages.conftest import fixture_corpus
+from tests.fixture_corpora import fixture_corpus
 
 CORPUS = fixture_corpus()
 

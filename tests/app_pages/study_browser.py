@@ -2,7 +2,7 @@
 
 `take_part(driver, page_url, tasks)` is for the app's browser harness: open the study page,
 consent, start, rank the first candidates of `tasks` tasks, and return the participant code.
-`python -m tests.pages.study_browser` runs it against a Streamlit server it starts on the tiny
+`python -m tests.app_pages.study_browser` runs it against a Streamlit server it starts on the tiny
 test study (fake candidates) and checks the stored answers.
 """
 from __future__ import annotations
@@ -80,7 +80,7 @@ def main() -> int:
     port = _free_port()
     env = {**os.environ, "ASPECTNAV_STUDY": str(study_file), "ASPECTNAV_STUDY_DB": db_url, "PYTHONPATH": str(REPO)}
     server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "tests/pages/study_page_entry.py", "--server.headless", "true",
+        [sys.executable, "-m", "streamlit", "run", "tests/app_pages/study_page_entry.py", "--server.headless", "true",
          "--server.port", str(port), "--browser.gatherUsageStats", "false"],
         cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

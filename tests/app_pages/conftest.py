@@ -10,26 +10,13 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from app_views import engine_cache
-from explore.corpus.model import Article, Corpus, Provenance
+from explore.corpus.model import Corpus
 from explore.corpus.registry import store_corpus
 from explore.neighbours import Neighbourhood
 from explore.spaces import Space
+from tests.fixture_corpora import APP_COUNTRIES as COUNTRIES, APP_OCCUPATIONS as OCCUPATIONS, fixture_corpus
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-COUNTRIES = ["France", "Poland", "Japan", "Brazil", "Egypt"]
-OCCUPATIONS = ["physicist", "painter", "writer", "composer"]
-
-
-def fixture_corpus(name: str = "fixture", aspects: bool = True) -> Corpus:
-    articles = []
-    for i in range(120):
-        country, occupation = COUNTRIES[i % 5], OCCUPATIONS[i % 4]
-        labels = {"country": (country,), "occupation": (occupation,)} if aspects and i < 100 else {}
-        text = (f"Person {i} was a {country} {occupation} known for work number {i}. " * 3).strip()
-        links = tuple(f"p{j}" for j in (i + 1, i + 5, i + 20) if j < 120)
-        articles.append(Article(f"p{i}", f"Person {i}", text, f"{country} {occupation}",
-                                f"https://en.wikipedia.org/wiki/Person_{i}", links, labels))
-    return Corpus(name, articles, Provenance(source="fixture", date="2026-01-01", links="mentions"))
 
 
 class FixedEncoder:

@@ -4,7 +4,7 @@ import json
 from app_views.figures import selected_article
 from explore.errors import UnknownSpaceError
 from explore.maps import maps_dir
-from tests.pages.conftest import engine_opener
+from tests.app_pages.conftest import engine_opener
 
 
 def charts(at):

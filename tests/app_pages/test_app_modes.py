@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 from explore.corpus import store_corpus
 from explore.errors import UnknownSpaceError
 from study import engine_provider
-from tests.pages.conftest import engine_opener
+from tests.app_pages.conftest import engine_opener
 from study.synthetic import SyntheticProvider, tiny_corpus, write_tiny_study
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
