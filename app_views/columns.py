@@ -16,9 +16,6 @@ from explore.maps import MapPoints, ProjectionParams, Sample, map_points, projec
 from explore.neighbours import Neighbourhood
 from explore.query import LINKS, Blend, Kind, Query
 
-_ORDER = (Kind.LINKS, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION)
-
-
 @dataclass
 class Column:
     query: Query
@@ -37,12 +34,6 @@ def column_heading(query: Query) -> str:
         return f"{query.kind} space {query.name}"
     return {Kind.LINKS: "Wikipedia links", Kind.GENERIC: "generic", Kind.UNION: "union space (any aspect)",
             Kind.INTERSECTION: "intersection space (all aspects)"}.get(query.kind, str(query))
-
-
-def column_queries(engine: Neighbourhood) -> list[Query]:
-    """Queries shown as columns, in reading order: links, generic, aspects, union, intersection."""
-    rank = {kind: i for i, kind in enumerate(_ORDER)}
-    return sorted(engine.available_queries(), key=lambda query: rank.get(query.kind, len(_ORDER)))
 
 
 def map_spaces(engine: Neighbourhood) -> list[str]:
@@ -129,7 +120,7 @@ def explore_columns(corpus: Corpus, engine: Neighbourhood | None, seed: Article 
     when `blend` is given. A query that cannot answer yields an empty column whose note says why,
     instead of failing the whole view."""
     engine = engine if engine is not None else Neighbourhood(corpus, {})  # no spaces: links still answer
-    queries = column_queries(engine) + ([Query.blended(blend)] if engine.spaces and blend is not None else [])
+    queries = engine.available_queries() + ([Query.blended(blend)] if engine.spaces and blend is not None else [])
     columns = []
     for query in queries:
         heading = column_heading(query)

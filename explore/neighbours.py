@@ -19,6 +19,7 @@ from explore.ranking import ranked_rows
 from explore.spaces.space import Space
 
 TEXT_CACHE_SIZE = 64
+READING_ORDER = (Kind.LINKS, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION, Kind.SPACE, Kind.BLEND)
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,11 @@ class Neighbourhood:
         return cls(corpus, spaces_for(corpus, progress=progress).open_all())
 
     def available_queries(self) -> list[Query]:
-        """One query per answerable kind: links (when the corpus has links), then one per space,
+        """One query per answerable kind in reading order (links, generic, aspects, union, intersection):
         written short (`union`) when it is the only space of its kind and with its name otherwise."""
         queries = [LINKS] if self.corpus.provenance.links != "none" else []
-        return queries + [self.query_for(name) for name in self.spaces]
+        queries += [self.query_for(name) for name in self.spaces]
+        return sorted(queries, key=lambda query: READING_ORDER.index(query.kind))
 
     def query_for(self, name: str) -> Query:
         """The canonical query of the space called `name`."""
