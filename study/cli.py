@@ -48,7 +48,7 @@ def run_check(args: argparse.Namespace) -> int:
         from study.engine_provider import engine_provider
 
         provider = engine_provider(corpus)
-    study = check_study(study, corpus, *((provider.known_spaces(), provider.known_kinds()) if provider else ()))
+    study = check_study(study, corpus, *((provider.known_spaces(), provider.resolve) if provider else ()))
     print(f"Study {study.name!r} on corpus {corpus.name!r}: {len(study.tasks)} tasks — OK.")
     for task in study.tasks:
         sources = ", ".join(source.label for source in task.sources)

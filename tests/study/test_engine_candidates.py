@@ -50,7 +50,7 @@ def engine(vital_corpus):
 
 @pytest.mark.slow  # four hnswlib indexes over 10k rows: ~15 s on two cores
 def test_the_default_study_gets_credited_candidates_from_the_engine(engine, vital_corpus):
-    study = check_study(load_study("vital_default"), vital_corpus, engine.known_spaces(), engine.known_kinds())
+    study = check_study(load_study("vital_default"), vital_corpus, engine.known_spaces(), engine.resolve)
     for task in study.tasks:
         candidates = candidates_for(task, engine, vital_corpus, shuffle_seed=3)
         ids = [c.id for c in candidates]

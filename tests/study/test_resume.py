@@ -15,7 +15,7 @@ from study.sessions import open_flow
 from study.store import AnswerRow, PresentationRow, StoreConfig, open_store
 from study.synthetic import SyntheticProvider, write_tiny_study
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
