@@ -91,17 +91,19 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def evaluation_rows(items: list[str], space_names: list[str]) -> list[tuple[str, Query]]:
-    """(row label, query) per `--spaces` item: `[label=]query`, where a bare word that names one of
-    `space_names` is that space (`union` is the space called union, even beside other union spaces)."""
+def evaluation_rows(items: list[str], space_names: list[str]) -> list[tuple[str, Query, bool]]:
+    """(row label, query, whether the item named its row) per `--spaces` item: `[label=]query`, where a
+    bare word that names one of `space_names` is that space (`union` is the space called union, even
+    beside other union spaces)."""
     rows = []
     for item in items:
         label, sep, text = item.partition("=")
-        if not sep or ":" in label:  # no label (an '=' inside is an old blend spelling, not a label)
+        labelled = bool(sep) and ":" not in label  # an '=' after a ':' is an old blend spelling, not a label
+        if not labelled:
             label, text = item, item
         text = text.strip()
         query = Query(Kind.SPACE, text) if text in space_names else Query.parse(text)
-        rows.append((label.strip(), query))
+        rows.append((label.strip(), query, labelled))
     return rows
 
 
@@ -122,8 +124,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
                                  f"its aspects: {', '.join(corpus.aspect_names)}.")
     split = split_by_article(corpus, args.seed, args.test_fraction)
     engine = Neighbourhood.open(corpus)
-    rows = [(label, QueryRanking(engine, query)) for label, query in evaluation_rows(args.spaces, list(engine.spaces))]
-    for _, ranking in rows:  # a space trained on another split has seen this split's test articles
+    rows = [(label, QueryRanking(engine, query), labelled)
+            for label, query, labelled in evaluation_rows(args.spaces, list(engine.spaces))]
+    for _, ranking, _ in rows:  # a space trained on another split has seen this split's test articles
         for name in ranking.mix:
             fingerprint = trained_split(engine.spaces[name])
             if fingerprint not in (None, split.fingerprint):
@@ -132,9 +135,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     evaluator = AspectRetrievalEvaluator(corpus, split, args.aspects, k=args.k, combined=args.combined,
                                          reference=QueryRanking(engine, GENERIC))
     report = EvaluationReport(corpus.name, evaluator.columns, args.k, split.describe())
-    for label, ranking in rows:
-        plain = ranking.query in (Query.parse(label) if ":" in label else None, Query(Kind.SPACE, label))
-        report.add(label, evaluator.evaluate(ranking), note="" if plain else str(ranking.query))
+    for label, ranking, labelled in rows:  # a named row notes what it ranks by
+        report.add(label, evaluator.evaluate(ranking), note=str(ranking.query) if labelled else "")
     stem = args.output or data_home() / "training" / "reports" / f"{corpus.name}-s{args.seed}"
     json_path, md_path = report.save(Path(stem))
     print(report.to_markdown())
