@@ -5,6 +5,7 @@ import streamlit as st
 
 from app_views.corpus_choice import chosen_corpus
 from app_views.figures import metric_bar_figure
+from app_views.markdown import escape_markdown
 from training.report import METRICS, POOL_TITLES, evaluate_command, find_reports
 
 corpus = chosen_corpus()
@@ -31,7 +32,7 @@ metric = controls[1].radio("Chart metric", list(METRICS), format_func=lambda m: 
 
 for aspect, place in zip(report.aspects, st.columns(max(1, len(report.aspects)))):
     with place:
-        st.subheader(aspect)
+        st.subheader(escape_markdown(aspect))
         rows = report.metric_rows(aspect, pool)
         st.dataframe(rows, hide_index=True, column_config={key: st.column_config.NumberColumn(format="%.3f")
                                                            for key in rows[0] if key != "space"})
@@ -41,4 +42,4 @@ for aspect, place in zip(report.aspects, st.columns(max(1, len(report.aspects)))
 st.subheader("AgTS and overlap with the generic space")
 st.dataframe(report.secondary_rows(), hide_index=True)
 for space, note in report.notes.items():
-    st.caption(f"{space}: {note}")
+    st.caption(escape_markdown(f"{space}: {note}"))

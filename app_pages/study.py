@@ -11,7 +11,7 @@ from app_views.engine_cache import cached_engine
 from app_views.markdown import escape_markdown
 from explore.errors import AspectNavError
 from study.configured import STUDY_ENV, open_study_flow, setting
-from study.sessions import AlreadyAnsweredError, StudySessionError
+from study.sessions import AlreadyAnsweredError, StudyBusyError, StudySessionError
 from study.store import DATABASE_ENV
 
 CODE_KEY = "study_code"
@@ -31,9 +31,13 @@ def welcome(flow) -> None:
         st.markdown(flow.study.consent)
     agreed = st.checkbox("I have read this and agree to take part.", key="study_consent")
     if st.button("Start", type="primary", disabled=not agreed, key="study_start"):
-        st.session_state[CODE_KEY] = flow.start()
-        st.session_state["study_new_code"] = True
-        st.rerun()
+        try:
+            st.session_state[CODE_KEY] = flow.start()
+        except StudySessionError as exc:
+            st.error(str(exc))
+        else:
+            st.session_state["study_new_code"] = True
+            st.rerun()
     st.divider()
     st.subheader("Resume")
     typed = st.text_input("Your participant code", placeholder="XXXX-XXXX-XXXX", key="study_resume_code")
@@ -70,7 +74,8 @@ def task_screen(flow, code: str, screen) -> None:
         submitted = st.form_submit_button("Save and continue", type="primary")
     if submitted:
         try:
-            flow.submit(code, screen.task_id, [id_of.get(choice, "") for choice in ranking])
+            with st.spinner("Saving your answer…"):  # a busy database is tried again (study.write_retry)
+                flow.submit(code, screen.task_id, [id_of.get(choice, "") for choice in ranking])
             st.rerun()
         except AlreadyAnsweredError as exc:
             st.info(str(exc))
@@ -98,6 +103,10 @@ if code is None:
 else:
     try:
         screen = flow.next_task(code)
+    except StudyBusyError as exc:  # the code is fine: keep it, so a reload carries on
+        st.error(str(exc))
+        st.caption(f"Participant code: {code}")
+        st.stop()
     except StudySessionError as exc:
         st.session_state.pop(CODE_KEY, None)
         st.error(str(exc))

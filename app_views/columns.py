@@ -4,12 +4,14 @@ The only module the app uses to ask the neighbour engine (explore/neighbours.py)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import shlex
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 import numpy as np
 
 from app_views.cards import Card, card_for
+from app_views.markdown import code_span, escape_markdown, map_hover
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
 from explore.maps import MapPoints, ProjectionParams, Sample, map_points, project_sample, select_sample
@@ -84,23 +86,26 @@ def map_plan(engine: Neighbourhood, seed: Article | None, names: Sequence[str], 
 
 def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | None, colour_aspect: str | None,
              params: ProjectionParams = ProjectionParams()) -> MapPoints:
-    """The points of one space's map: t-SNE of the sample (cached on disk), seed and neighbours marked."""
+    """The points of one space's map: t-SNE of the sample (cached on disk), seed and neighbours marked,
+    with hover labels that show the corpus's text as text."""
     coords, method, cached = project_sample(space_key(engine, name), space_vectors(engine, name), plan.sample, params)
-    return map_points(engine.corpus, plan.sample, coords, colour_aspect, seed.id if seed else None,
-                      plan.neighbours[name], method, cached)
+    points = map_points(engine.corpus, plan.sample, coords, colour_aspect, seed.id if seed else None,
+                        plan.neighbours[name], method, cached)
+    return replace(points, hover=[map_hover(engine.corpus[article_id]) for article_id in points.ids])
 
 
 def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None) -> str:
-    """Which of the corpus's aspects have no space yet, and the commands that build one."""
+    """Which of the corpus's aspects have no space yet, and the commands that build one (Markdown)."""
     have = {a for space in (engine.spaces.values() if engine else ()) for a in space.aspects}
     missing = [a for a in corpus.aspect_names if a not in have]
     if not missing:
         return ""
-    example = missing[0]
-    return (f"No space yet for aspect{'s' if len(missing) > 1 else ''} {', '.join(missing)}. Train one with "
-            f"`python -m training train --corpus {corpus.name} --aspects {example} --combine single --mode head`, "
-            f"then add it with `python -m explore spaces build --corpus {corpus.name} --name {example} "
-            f"--kind aspect --encoder <the run's head directory>`.")
+    example = shlex.quote(missing[0])
+    train = f"python -m training train --corpus {corpus.name} --aspects {example} --combine single --mode head"
+    build = (f"python -m explore spaces build --corpus {corpus.name} --name {example} --kind aspect "
+             f"--encoder <the run's head directory>")
+    return (f"No space yet for aspect{'s' if len(missing) > 1 else ''} {escape_markdown(', '.join(missing))}. "
+            f"Train one with {code_span(train)}, then add it with {code_span(build)}.")
 
 
 def _column(corpus: Corpus, query: Query, heading: str, results, seed: Article | None) -> Column:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import plotly.express as px
 import plotly.graph_objects as go
 
+from app_views.markdown import escape_html
 from explore.corpus.model import Corpus
 from explore.maps import NO_LABEL, OTHER, MapPoints
 from study.analysis import StudyReport
@@ -16,10 +17,10 @@ GREYS = {OTHER: "#9e9e9e", NO_LABEL: "#d9d9d9"}
 def label_distribution_figure(corpus: Corpus, aspect: str, top: int = 15) -> go.Figure:
     all_counts = corpus.label_counts(aspect)
     counts = all_counts.most_common(top)
-    labels = [label for label, _ in counts][::-1]
+    labels = [escape_html(label) for label, _ in counts][::-1]
     values = [count for _, count in counts][::-1]
     figure = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#4c78a8"))
-    figure.update_layout(title=f"{aspect}: top {len(labels)} of {len(all_counts)} labels "
+    figure.update_layout(title=f"{escape_html(aspect)}: top {len(labels)} of {len(all_counts)} labels "
                                f"({corpus.coverage(aspect):.0%} of articles labelled)",
                          height=120 + 18 * len(labels), margin=dict(l=10, r=10, t=40, b=10),
                          xaxis_title="articles")
@@ -31,7 +32,8 @@ def metric_bar_figure(rows: list[dict], column: str, title: str) -> go.Figure:
     figure = go.Figure(go.Bar(x=[r["space"] for r in rows], y=[r[column] for r in rows], marker_color="#4c78a8",
                               text=[f"{r[column]:.3f}" if r[column] is not None else "–" for r in rows],
                               textposition="outside"))
-    figure.update_layout(title=title, height=360, margin=dict(l=10, r=10, t=40, b=10), yaxis=dict(range=[0, 1]))
+    figure.update_layout(title=escape_html(title), height=360, margin=dict(l=10, r=10, t=40, b=10),
+                         yaxis=dict(range=[0, 1]))
     return figure
 
 
@@ -42,7 +44,10 @@ def colour_map(legend: list[str]) -> dict[str, str]:
 
 def map_figure(points: MapPoints, title: str, colours: dict[str, str]) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters), then the
-    neighbours and the seed on top. customdata carries the article id for click-to-reseed."""
+    neighbours and the seed on top. customdata carries the article id for click-to-reseed. Plotly renders
+    tags in names and text, so labels and titles are escaped here; `points.hover` comes escaped (map_side),
+    and without it the hover shows the escaped title."""
+    hover = points.hover or [escape_html(title) for title in points.titles]
     figure = go.Figure()
     by_label: dict[str, list[int]] = {}
     for index, label in enumerate(points.colour):
@@ -50,9 +55,10 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str]) -> go.Fig
     for label in points.legend:
         rows = by_label[label]
         figure.add_trace(go.Scattergl(
-            x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers", name=f"{label} ({len(rows)})",
+            x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers",
+            name=f"{escape_html(label)} ({len(rows)})",
             marker=dict(size=5, color=colours.get(label, "#777"), opacity=0.75),
-            customdata=[points.ids[i] for i in rows], hovertext=[points.hover[i] for i in rows],
+            customdata=[points.ids[i] for i in rows], hovertext=[hover[i] for i in rows],
             hoverinfo="text",
         ))
     for role, style in (("neighbour", dict(size=11, symbol="diamond", color="rgba(0,0,0,0)",
@@ -63,11 +69,13 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str]) -> go.Fig
             figure.add_trace(go.Scatter(
                 x=points.coords[rows, 0], y=points.coords[rows, 1],
                 mode="markers+text" if role == "seed" else "markers",
-                name=role, marker=style, text=[points.titles[i] for i in rows] if role == "seed" else None,
+                name=role, marker=style,
+                text=[escape_html(points.titles[i]) for i in rows] if role == "seed" else None,
                 textposition="top center", customdata=[points.ids[i] for i in rows],
-                hovertext=[points.hover[i] for i in rows], hoverinfo="text",
+                hovertext=[hover[i] for i in rows], hoverinfo="text",
             ))
-    figure.update_layout(title=title, height=620, margin=dict(l=10, r=10, t=40, b=10), legend=dict(font=dict(size=10)),
+    figure.update_layout(title=escape_html(title), height=620, margin=dict(l=10, r=10, t=40, b=10),
+                         legend=dict(font=dict(size=10)),
                          xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan")
     return figure
 

@@ -1,26 +1,54 @@
-"""Text from a corpus or a URL shown as Streamlit Markdown: escaped once, here, for every page."""
+"""Text from a corpus or a URL, escaped once, here, for every page: as Streamlit Markdown (text, headings,
+alerts, buttons, badges) and inside plotly's HTML-like labels (hover text, legend, ticks, titles)."""
 from __future__ import annotations
 
 import html
+import re
 
 from app_views.cards import Card
-from explore.corpus.model import Article, Corpus
+from explore.corpus.model import Article, Corpus, is_web_address
 
 _SPECIAL = "\\`*_{}[]<>()#+-.!|$~:"
+# GFM turns a bare "http://…", "www.…" or "name@host.tld" into a link after the escapes are resolved;
+# an invisible word joiner (U+2060) inside each keeps it text.
+_BARE_ADDRESS = re.compile(r"(?i)https?(?=:)|www(?=\.)|@")
+_WORD_JOINER = "\u2060"
 
 
 def escape_markdown(text: str) -> str:
-    """Text shown as Markdown: no accidental formatting, links, LaTeX or colour directives."""
-    text = html.escape(str(text), quote=False)
+    """Text shown as Markdown: no formatting, links, images, HTML, LaTeX or colour directives."""
+    text = _BARE_ADDRESS.sub(lambda match: match.group() + _WORD_JOINER, str(text))
+    text = html.escape(text, quote=False)
     for char in _SPECIAL:
         text = text.replace(char, "\\" + char)
     return text
 
 
+def escape_html(text: str) -> str:
+    """Text inside a plotly label, which renders <a href>, <span style> and other tags."""
+    return html.escape(str(text), quote=False)
+
+
+def code_span(text: str) -> str:
+    """Inline code (nothing inside is Markdown) whose fence outlasts any backtick run in `text`."""
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def markdown_link(text: str, url: str) -> str:
-    """A Markdown link whose text is escaped and whose address cannot end the link early."""
-    address = url.replace(" ", "%20").replace("(", "%28").replace(")", "%29").replace("<", "%3C").replace(">", "%3E")
+    """A Markdown link whose text is escaped and whose address cannot end the link early; only an
+    http(s) address becomes a link (anything else shows the text alone)."""
+    if not is_web_address(url):
+        return escape_markdown(text)
+    address = url.replace("(", "%28").replace(")", "%29").replace("<", "%3C").replace(">", "%3E")
     return f"[{escape_markdown(text)}]({address})"
+
+
+def map_hover(article: Article) -> str:
+    """A map point's hover label: the title in bold, then one line of labels per aspect."""
+    lines = [f"{escape_html(name)}: {escape_html(', '.join(values))}" for name, values in article.aspects.items()]
+    return "<br>".join([f"<b>{escape_html(article.title)}</b>", *lines])
 
 
 def _badges(colour: str, labels: dict) -> list[str]:

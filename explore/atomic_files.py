@@ -1,12 +1,21 @@
 """Replacing a file or a directory so that readers see the old one or the new one, never half of either."""
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+STAGING_SUFFIX = ".staging"
+# A staging directory may belong to a writer at work in another process (the CLI importing while the app
+# lists corpora), so only one untouched for this long counts as left behind by a killed writer.
+ABANDONED_AFTER_S = 3600
 
 
 @contextmanager
@@ -24,13 +33,70 @@ def file_written_atomically(path: Path, suffix: str = "") -> Iterator[Path]:
         Path(staging).unlink(missing_ok=True)
 
 
+def staging_directory_for(directory: Path) -> Path:
+    """A new hidden directory beside `directory` to write into, then hand to `swap_directory_into_place`."""
+    directory = Path(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f".{directory.name}-", suffix=STAGING_SUFFIX, dir=directory.parent))
+
+
 def swap_directory_into_place(staging: Path, directory: Path) -> None:
-    """Move a fully written `staging` directory to `directory`, replacing what was there."""
+    """Move a fully written `staging` directory to `directory`, replacing what was there.
+
+    Two renames (directory -> backup, staging -> directory): a kill between them leaves no directory,
+    and `recover_directory` puts the backup back."""
+    recover_directory(directory)
     backup = None
     if directory.exists():
-        backup = directory.with_name(f".{directory.name}.old")
+        backup = _backup_of(directory)
         shutil.rmtree(backup, ignore_errors=True)
         os.replace(directory, backup)
     os.replace(staging, directory)
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
+
+
+def recover_directory(directory: Path) -> None:
+    """Undo what a swap killed midway left beside `directory`: a backup comes back when the directory is
+    missing and goes when it is not; staging directories untouched for ABANDONED_AFTER_S go."""
+    directory = Path(directory)
+    backup = _backup_of(directory)
+    try:
+        if backup.is_dir() and directory.exists():
+            shutil.rmtree(backup)
+        elif backup.is_dir():
+            os.replace(backup, directory)
+            log.warning("%s was missing after an interrupted write: restored the copy from before it.", directory)
+        if directory.parent.is_dir():
+            for entry in directory.parent.iterdir():
+                if _owner(entry.name) == directory.name and entry.name.endswith(STAGING_SUFFIX) and _abandoned(entry):
+                    shutil.rmtree(entry)
+    except OSError as exc:  # a read-only data home: leave the traces, they are hidden anyway
+        log.warning("Could not tidy up after an interrupted write of %s: %s", directory, exc)
+
+
+def recover_directories(parent: Path) -> None:
+    """`recover_directory` for each directory whose backup or staging lies in `parent`."""
+    parent = Path(parent)
+    if parent.is_dir():
+        for name in sorted({owner for entry in parent.iterdir() if (owner := _owner(entry.name))}):
+            recover_directory(parent / name)
+
+
+def _backup_of(directory: Path) -> Path:
+    return directory.with_name(f".{directory.name}.old")
+
+
+def _owner(name: str) -> str | None:
+    """The directory a hidden backup (`.name.old`) or staging (`.name-XXXXXXXX.staging`) belongs to."""
+    if not name.startswith("."):
+        return None
+    if name.endswith(".old"):
+        return name[1:-len(".old")] or None
+    if name.endswith(STAGING_SUFFIX) and "-" in name:
+        return name[1:].rsplit("-", 1)[0] or None
+    return None
+
+
+def _abandoned(path: Path) -> bool:
+    return time.time() - path.stat().st_mtime > ABANDONED_AFTER_S

@@ -13,6 +13,16 @@ class UnknownCorpusError(AspectNavError):
     """No corpus of that name is stored."""
 
 
+class DamagedCorpusError(AspectNavError):
+    """A stored corpus fails its checks on load: a built-in one is rebuilt, any other must be re-imported."""
+
+    def __init__(self, name: str, problem: str):
+        self.name = name
+        self.problem = problem
+        super().__init__(f"Corpus {name!r} is damaged: {problem}. Re-import it (python -m explore corpus import "
+                         f"FILE.jsonl --name {name} --force) or rebuild it the way it was built.")
+
+
 class UnknownArticleError(AspectNavError):
     """A seed title or id matches no article; carries the closest titles."""
 

@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import os
+import zipfile
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -146,19 +147,33 @@ def project_sample(space_key: str, vectors: np.ndarray, sample: Sample,
     Returns (coordinates, method, whether the base projection came from the disk cache).
     """
     path = cache_path(space_key, sample, params)
-    base_coords, method, cached = None, "", False
-    if path.exists():
-        try:
-            with np.load(path, allow_pickle=False) as stored:
-                if stored["coords"].shape == (len(sample.base), 2):
-                    base_coords, method, cached = stored["coords"], str(stored["method"]), True
-        except (OSError, ValueError, KeyError) as error:  # a corrupt cache file is recomputed
-            log.warning("Ignoring unreadable map cache %s: %s", path, error)
-    if base_coords is None:
-        base_coords, method = tsne(vectors[sample.base], params)
-        _save_atomically(path, coords=base_coords, method=np.array(method))
+    stored = _read_cache(path, len(sample.base))
+    cached = stored is not None
+    if stored is None:
+        stored = tsne(vectors[sample.base], params)
+        _save_atomically(path, coords=stored[0], method=np.array(stored[1]))
+    base_coords, method = stored
     extra_coords = place(vectors[sample.base], base_coords, vectors[sample.extra])
     return np.concatenate([base_coords, extra_coords]), method, cached
+
+
+def _read_cache(path: Path, rows: int) -> tuple[np.ndarray, str] | None:
+    """The cached (coordinates, method), or None when there is none or it is stale: a damaged file
+    (truncated, flipped, empty, garbage) or one of another shape must never stop the Maps page; the
+    caller recomputes the map and its atomic write replaces the file."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            coords, method = stored["coords"], str(stored["method"])
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
+        problem = f"{error.__class__.__name__}: {error}"
+    else:
+        if coords.shape == (rows, 2) and np.issubdtype(coords.dtype, np.floating) and np.isfinite(coords).all():
+            return coords, method
+        problem = f"coordinates {coords.shape} {coords.dtype} for {rows} sampled rows"
+    log.warning("Map cache %s is stale (%s): recomputing it.", path, problem)
+    return None
 
 
 def _save_atomically(path: Path, **arrays) -> None:
@@ -193,7 +208,6 @@ class MapPoints:
 
     ids: list[str]
     titles: list[str]
-    hover: list[str]
     colour: list[str]
     role: list[str]  # "seed" | "neighbour" | "sample"
     coords: np.ndarray
@@ -201,6 +215,9 @@ class MapPoints:
     method: str = ""
     cached: bool = False
     legend: list[str] = field(default_factory=list)  # colour labels, most frequent first
+    # Hover labels are HTML, so the app view writes them (app_views.markdown.map_hover, which escapes
+    # corpus text); the engine hands over plain data only.
+    hover: list[str] = field(default_factory=list)
 
 
 def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect: str | None,
@@ -209,15 +226,13 @@ def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect
     rows = sample.rows.tolist()
     colours = colour_labels(corpus, rows, colour_aspect)
     neighbours = set(neighbour_ids)
-    ids, titles, hover, role = [], [], [], []
+    ids, titles, role = [], [], []
     for row in rows:
         article = corpus.articles[row]
         ids.append(article.id)
         titles.append(article.title)
-        labels = "<br>".join(f"{name}: {', '.join(values)}" for name, values in article.aspects.items())
-        hover.append(f"<b>{article.title}</b><br>{labels}" if labels else f"<b>{article.title}</b>")
         role.append("seed" if article.id == seed_id else "neighbour" if article.id in neighbours else "sample")
     order = [label for label, _ in Counter(colours).most_common() if label not in (OTHER, NO_LABEL)]
     legend = order + [label for label in (OTHER, NO_LABEL) if label in colours]
     placed = np.arange(len(rows)) >= len(sample.base)
-    return MapPoints(ids, titles, hover, colours, role, coords, placed, method, cached, legend)
+    return MapPoints(ids, titles, colours, role, coords, placed, method, cached, legend)

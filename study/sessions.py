@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from explore.corpus.snippet import snippet
 from explore.corpus.model import Corpus
+from explore.corpus.snippet import snippet
 from explore.errors import AspectNavError
 from study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
 from study.definition import StudyDefinition
 from study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore, utcnow
+from study.write_retry import StoreBusyError
 
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base 32: no I, L, O, U to misread
 CODE_GROUPS, CODE_GROUP_CHARS = 3, 4  # 12 symbols = 60 random bits from `secrets`
@@ -44,6 +45,10 @@ class StudyFinishedError(StudySessionError):
 
 class InvalidRankingError(StudySessionError):
     pass
+
+
+class StudyBusyError(StudySessionError):
+    """The database stayed busy through every retry; nothing was stored, so pressing again is safe."""
 
 
 def new_participant_code() -> str:
@@ -100,12 +105,15 @@ class ParticipantFlow:
         for _ in range(5):  # a code collision is astronomically rare; retry rather than fail
             code = new_participant_code()
             try:
-                with self.store.writing() as session:
-                    session.add(ParticipantRow(study_id=self.study_id, code=code, shuffle_seed=shuffle_seed,
-                                               task_order=json.dumps(order)))
+                self.store.write(lambda session, code=code: session.add(ParticipantRow(
+                    study_id=self.study_id, code=code, shuffle_seed=shuffle_seed, task_order=json.dumps(order))),
+                    "a new participant")
                 return code
             except IntegrityError:
                 continue
+            except StoreBusyError:
+                raise StudyBusyError("The study could not start because its database is busy; "
+                                     "please press Start again in a moment.") from None
         raise StudySessionError("Could not create a participant code; please try again.")
 
     def _participant(self, session, code: str) -> ParticipantRow:
@@ -165,9 +173,13 @@ class ParticipantFlow:
         candidates = candidates_for(self.study.task(task_id), self.provider, self.corpus, shuffle_seed)
         shown = json.dumps([c.to_dict() for c in candidates])
         try:
-            with self.store.writing() as session:
-                session.add(PresentationRow(participant_id=participant_id, task_id=task_id, candidates=shown))
+            self.store.write(lambda session: session.add(PresentationRow(participant_id=participant_id,
+                                                                         task_id=task_id, candidates=shown)),
+                             "a task's candidate list")
             return shown
+        except StoreBusyError:
+            raise StudyBusyError("The next task could not be prepared because the study database is busy; "
+                                 "please reload the page in a moment.") from None
         except IntegrityError:
             with self.store.reading() as session:
                 return session.scalars(
@@ -176,35 +188,42 @@ class ParticipantFlow:
                 ).one()
 
     def submit(self, code: str, task_id: str, ranking: list[str]) -> Progress:
-        """Store a ranking (article ids, best first) atomically with its time and the shown list."""
+        """Store a ranking (article ids, best first) atomically with its time and the shown list;
+        while the database is busy the whole transaction is tried again (see study.write_retry)."""
         total = len(self.study.tasks)
+
+        def record(session) -> Progress:
+            participant = self._participant(session, code)
+            if participant.finished_at is not None:
+                raise StudyFinishedError("This session is finished; thank you. Answers cannot be changed.")
+            shown = session.scalars(
+                select(PresentationRow.candidates).where(PresentationRow.participant_id == participant.id,
+                                                         PresentationRow.task_id == task_id)
+            ).first()
+            if shown is None:
+                raise InvalidRankingError("This task was not shown to you yet; reload the page.")
+            done = self._answered(session, participant.id)
+            if task_id in done:
+                raise AlreadyAnsweredError("This task is already answered; moving on to the next one.")
+            task = self.study.task(task_id)
+            candidates = json.loads(shown)
+            validate_ranking(ranking, [c["id"] for c in candidates], min(task.rank_depth, len(candidates)))
+            session.add(AnswerRow(participant_id=participant.id, task_id=task_id,
+                                  ranking=json.dumps(list(ranking)), candidates=shown))
+            session.flush()  # a concurrent second answer fails here, inside the handler below
+            answered = len(done) + 1
+            if answered >= total:
+                participant.finished_at = utcnow()
+            return Progress(answered, total)
+
         try:
-            with self.store.writing() as session:
-                participant = self._participant(session, code)
-                if participant.finished_at is not None:
-                    raise StudyFinishedError("This session is finished; thank you. Answers cannot be changed.")
-                shown = session.scalars(
-                    select(PresentationRow.candidates).where(PresentationRow.participant_id == participant.id,
-                                                             PresentationRow.task_id == task_id)
-                ).first()
-                if shown is None:
-                    raise InvalidRankingError("This task was not shown to you yet; reload the page.")
-                done = self._answered(session, participant.id)
-                if task_id in done:
-                    raise AlreadyAnsweredError("This task is already answered; moving on to the next one.")
-                task = self.study.task(task_id)
-                candidates = json.loads(shown)
-                validate_ranking(ranking, [c["id"] for c in candidates], min(task.rank_depth, len(candidates)))
-                session.add(AnswerRow(participant_id=participant.id, task_id=task_id,
-                                      ranking=json.dumps(list(ranking)), candidates=shown))
-                session.flush()  # a concurrent second answer fails here, inside the handler below
-                answered = len(done) + 1
-                if answered >= total:
-                    participant.finished_at = utcnow()
-                return Progress(answered, total)
+            return self.store.write(record, "an answer")
         except IntegrityError:
             # Two devices submitted the same task at once: the first one won.
             raise AlreadyAnsweredError("This task is already answered; moving on to the next one.") from None
+        except StoreBusyError:
+            raise StudyBusyError("Your answer was not saved: the study database is busy right now. Your ranking "
+                                 "is still here; please press “Save and continue” again.") from None
 
 
 def open_flow(study: StudyDefinition, store: StudyStore, provider: CandidateProvider, corpus: Corpus) -> ParticipantFlow:

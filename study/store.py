@@ -10,11 +10,12 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -36,10 +37,12 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from explore.errors import AspectNavError
 from explore.settings import data_home
 from study.definition import StudyDefinition, study_from_dict
+from study.write_retry import WriteRetry, with_retries
 
 SCHEMA_VERSION = 1
 DATABASE_ENV = "ASPECTNAV_STUDY_DB"
-SQLITE_BUSY_TIMEOUT_S = 30
+SQLITE_BUSY_TIMEOUT_S = 30.0
+T = TypeVar("T")
 
 
 class StudyStoreError(AspectNavError):
@@ -107,11 +110,15 @@ class AnswerRow(Base):
 
 @dataclass(frozen=True)
 class StoreConfig:
-    """`url`: any SQLAlchemy URL or a file path; None → $ASPECTNAV_STUDY_DB, else the default SQLite file."""
+    """`url`: any SQLAlchemy URL or a file path; None → $ASPECTNAV_STUDY_DB, else the default SQLite file.
+    `busy_timeout_s`: how long an SQLite writer waits for another's lock before one try fails;
+    `write_retry`: how participants' writes are tried again after that."""
 
     url: str | None = None
     echo: bool = False
     create: bool = True  # False: refuse a missing SQLite file instead of creating an empty one
+    busy_timeout_s: float = SQLITE_BUSY_TIMEOUT_S
+    write_retry: WriteRetry = field(default_factory=WriteRetry)
 
 
 def default_database_path(study_name: str) -> Path:
@@ -128,21 +135,21 @@ def resolve_url(study_name: str, url: str | None = None) -> str:
     return chosen
 
 
-def _sqlite_engine(url: str, echo: bool, create: bool) -> Engine:
+def _sqlite_engine(url: str, echo: bool, create: bool, busy_timeout_s: float) -> Engine:
     database = make_url(url).database
     if database and database != ":memory:":
         if not create and not Path(database).exists():
             raise StudyStoreError(f"No study database at {database}.")
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-    engine = create_engine(url, echo=echo, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S})
+    engine = create_engine(url, echo=echo, connect_args={"timeout": busy_timeout_s})
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record):
         # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin (see _on_begin).
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_S * 1000}")
-        _enable_wal(cursor)
+        cursor.execute(f"PRAGMA busy_timeout = {round(busy_timeout_s * 1000)}")
+        _enable_wal(cursor, busy_timeout_s)
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
@@ -156,11 +163,11 @@ def _sqlite_engine(url: str, echo: bool, create: bool) -> Engine:
     return engine
 
 
-def _enable_wal(cursor) -> None:
+def _enable_wal(cursor, busy_timeout_s: float) -> None:
     """WAL is a property of the file: set it once. Switching modes needs the file to itself and
     SQLite answers "locked" at once rather than waiting, so participants opening a new database
     together retry here instead of failing."""
-    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_S
+    deadline = time.monotonic() + busy_timeout_s
     while cursor.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
         try:
             cursor.execute("PRAGMA journal_mode = WAL")
@@ -173,8 +180,9 @@ def _enable_wal(cursor) -> None:
 class StudyStore:
     """A handle on one study database. Build with `open_store`, which creates the schema."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, write_retry: WriteRetry | None = None):
         self.engine = engine
+        self.write_retry = write_retry or WriteRetry()
         self._reader = engine.execution_options(read_only=True)
 
     @property
@@ -186,6 +194,16 @@ class StudyStore:
         """One atomic transaction: committed on success, rolled back on any error."""
         with Session(self.engine, expire_on_commit=False) as session, session.begin():
             yield session
+
+    def write(self, work: Callable[[Session], T], what: str) -> T:
+        """`work` in one `writing` transaction, tried again while the database is busy (see
+        study.write_retry); StoreBusyError when it stays busy, with nothing written."""
+
+        def transaction() -> T:
+            with self.writing() as session:
+                return work(session)
+
+        return with_retries(transaction, self.write_retry, what)
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
@@ -240,10 +258,11 @@ def open_store(study_name: str, config: StoreConfig = StoreConfig()) -> StudySto
     url = resolve_url(study_name, config.url)
     try:
         is_sqlite = make_url(url).get_backend_name() == "sqlite"
-        engine = _sqlite_engine(url, config.echo, config.create) if is_sqlite else create_engine(url, echo=config.echo, pool_pre_ping=True)
+        engine = (_sqlite_engine(url, config.echo, config.create, config.busy_timeout_s) if is_sqlite
+                  else create_engine(url, echo=config.echo, pool_pre_ping=True))
     except (ArgumentError, ImportError) as exc:
         raise StudyStoreError(f"Cannot use database URL {url!r}: {exc}") from None
-    store = StudyStore(engine)
+    store = StudyStore(engine, config.write_retry)
     try:
         with store.writing() as session:
             Base.metadata.create_all(session.connection())

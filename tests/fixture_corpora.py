@@ -5,6 +5,8 @@
   that carry a weak signal of both aspects (training, evaluation).
 - `fixture_corpus`: 120 people with country, occupation, descriptions, URLs and mention links, 20 of them
   unlabelled (the app's pages and view models).
+- `hostile_corpus`: titles, texts, labels, aspect names and URLs that try Markdown/HTML injection
+  (the app's escaping, in AppTest and in the browser).
 - `tiny_corpus`: 40 uniform articles with country and occupation (the study, where the engine is faked;
   it lives in study/synthetic.py because the study benchmark uses it too).
 """
@@ -101,3 +103,39 @@ def fixture_corpus(name: str = "fixture", aspects: bool = True) -> Corpus:
         articles.append(Article(f"p{i}", f"Person {i}", text, f"{country} {occupation}",
                                 f"https://en.wikipedia.org/wiki/Person_{i}", links, labels))
     return Corpus(name, articles, Provenance(source="fixture", date="2026-01-01", links="mentions"))
+
+
+def hostile_corpus(host: str, name: str = "hostile") -> Corpus:
+    """Every field the app shows tries to inject Markdown or HTML pointing at `host` ("127.0.0.1:PORT"):
+    images and links that would fetch or lead there, raw tags, styles, backticks, LaTeX and colour
+    directives, and article URLs whose `)` would end a Markdown link early. Aspect "country" gets a
+    space in the tests; the two hostile aspect names do not, so the page names them as missing.
+    40 filler articles carry the same labels, so every column and map has neighbours to show."""
+    evil = f"http://{host}"
+    titles = [
+        f"![pic]({evil}/title.png) Image <img src={evil}/title-tag.png onerror=alert(1)>",
+        f'[click]({evil}/title-link) <a href="{evil}/title-a" style="color:red">anchor</a> `tick`',
+        f'Bare {evil}/title-bare www.attacker.example <b style="font-size:90px">style</b> :red[red] $x$',
+    ]
+    labels = [
+        f'<a href="{evil}/label-a">Label A</a>',
+        f"![l]({evil}/label.png) Label B",
+        f'<span style="font-size:60px">Label C</span> [l]({evil}/label-link)',
+    ]
+    aspect_names = [f"![aspect]({evil}/aspect.png) `tick`", f'<a href="{evil}/aspect-a">aspect</a>']
+    text = (f"Lead ![lead]({evil}/text.png) <iframe src=\"{evil}/frame\"></iframe> [more]({evil}/text-link) "
+            f"<style>*{{background:url({evil}/css.png)}}</style> <script>fetch('{evil}/script')</script> "
+            f"\n\n# Heading\n\n> quote {evil}/text-bare")
+    urls = [f"https://en.wikipedia.org/wiki/Image)![u]({evil}/url.png)",
+            f"https://en.wikipedia.org/wiki/Link)[u]({evil}/url-link)",
+            f"https://en.wikipedia.org/wiki/Tag<img/src={evil}/url-tag.png>"]
+    articles = []
+    for i in range(43):
+        hostile = i < len(titles)
+        aspects = {"country": (labels[i % 3],), aspect_names[i % 2]: (labels[(i + 1) % 3],)}
+        articles.append(Article(
+            f"h{i}", titles[i] if hostile else f"Person {i} `{i}` <b>", text if hostile else f"Person {i} {text}",
+            f"[desc]({evil}/desc) <img src={evil}/desc.png>", urls[i] if hostile else "",
+            tuple(f"h{j}" for j in (i + 1, i + 2, 0) if j < 43 and j != i), aspects))
+    return Corpus(name, articles, Provenance(source=f"[source]({evil}/source)", date="2026-01-01",
+                                             links="hyperlinks"))

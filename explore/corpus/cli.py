@@ -44,13 +44,13 @@ def _build_vital(args) -> int:
 def _import(args) -> int:
     from explore.errors import AspectNavError
 
+    corpus, report = import_jsonl(args.file, args.name)  # the file first: a bad one is not a matter of --force
     if (corpus_path(args.name) / "corpus.json").exists() and not args.force:
         raise AspectNavError(f"A corpus named {args.name!r} exists; pass --force to replace it.")
-    corpus, report = import_jsonl(args.file, args.name)
     path = store_corpus(corpus)
     print(f"Imported {len(corpus)} articles into {args.name!r} -> {path}")
-    if report.dropped_links:
-        print(f"Dropped {report.dropped_links} links to ids not in the corpus.")
+    for note in report.notes():
+        print(note)
     return 0
 
 

@@ -7,16 +7,18 @@ from datetime import date
 from pathlib import Path
 from typing import Annotated
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.corpus.registry import check_name
 from explore.errors import CorpusFormatError
 from explore.schema import Refusal, refusals
 
+# One article per line; a longer line is refused before it is read whole (a 1.7 GB line once took 1.7 GB of memory).
+# Full Wikipedia articles stay well under it; AspectNav reads leads.
+MAX_LINE_BYTES = 1 << 20
+
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
-# A single label may be written as a string: {"country": "Italy"}.
-_Labels = Annotated[list[_Text], BeforeValidator(lambda value: [value] if isinstance(value, str) else value)]
 
 
 class ArticleLine(BaseModel):
@@ -30,14 +32,45 @@ class ArticleLine(BaseModel):
     description: str | None = Field(None, description="a string")
     url: str | None = Field(None, description="a string")
     links: list[str] | None = Field(None, description="a list of article ids (strings)")
-    aspects: dict[_Text, _Labels] | None = Field(
+    aspects: dict[_Text, list[_Text]] | None = Field(
         None, description="an object mapping each non-empty aspect name to a list of non-empty strings (its labels)")
+
+    @field_validator("aspects", mode="before")
+    @classmethod
+    def _names_distinct(cls, aspects):
+        """Names are trimmed, so " c " and "c" would merge and one list of labels would be lost."""
+        if isinstance(aspects, dict):
+            seen: dict[str, str] = {}
+            for name in aspects:
+                folded = str(name).strip().casefold()
+                if folded in seen:
+                    raise ValueError(f"aspect names that differ by more than case or surrounding spaces "
+                                     f"({seen[folded]!r} and {name!r} clash)")
+                seen[folded] = name
+        return aspects
 
 
 @dataclass(frozen=True)
 class ImportReport:
+    """What the import left out, and why: links to ids not in the file, and self-links (by line)."""
+
     articles: int
-    dropped_links: int
+    unknown_links: int
+    self_link_lines: tuple[int, ...] = ()
+
+    def notes(self) -> list[str]:
+        notes = []
+        if self.unknown_links == 1:
+            notes.append("Dropped 1 link to an id not in the corpus.")
+        elif self.unknown_links:
+            notes.append(f"Dropped {self.unknown_links} links to ids not in the corpus.")
+        lines = self.self_link_lines
+        if lines:
+            shown = ", ".join(map(str, lines[:10])) + (f" and {len(lines) - 10} more" if len(lines) > 10 else "")
+            plural = "s" if len(lines) > 1 else ""
+            notes.append(f"Dropped {len(lines)} self-link{plural} (an article linking to itself) "
+                         f"on line{plural} {shown}.")
+        return notes
 
 
 def _fail(path: Path, line: int, field: str | None, message: str):
@@ -77,10 +110,13 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
         handle = path.open("rb")  # decoded per line, so a bad byte is reported on its own line
     except OSError as exc:
         raise CorpusFormatError(f"{path}: cannot be read ({exc.strerror})") from exc
-    records: list[ArticleLine] = []
+    records: list[tuple[int, ArticleLine]] = []
     seen: dict[str, int] = {}
+    aspect_names: dict[str, tuple[str, int]] = {}  # casefolded -> first spelling and its line
     with handle:
-        for number, raw_bytes in enumerate(handle, start=1):
+        for number, raw_bytes in enumerate(iter(lambda: handle.readline(MAX_LINE_BYTES + 1), b""), start=1):
+            if len(raw_bytes) > MAX_LINE_BYTES and not raw_bytes.endswith(b"\n"):
+                _fail(path, number, None, f"longer than {MAX_LINE_BYTES >> 20} MiB, the limit for one article")
             try:
                 raw = raw_bytes.decode("utf-8")
             except UnicodeDecodeError as exc:
@@ -91,16 +127,24 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
             if record.id in seen:
                 _fail(path, number, "id", f"duplicate id {record.id!r} (first on line {seen[record.id]})")
             seen[record.id] = number
-            records.append(record)
+            for aspect in record.aspects or {}:
+                first, line = aspect_names.setdefault(aspect.casefold(), (aspect, number))
+                if first != aspect:
+                    _fail(path, number, "aspects",
+                          f"aspect {aspect!r} differs only by case from {first!r} (line {line})")
+            records.append((number, record))
     if not records:
         raise CorpusFormatError(f"{path}: no articles (the file is empty)")
 
-    dropped = 0
+    unknown = 0
+    self_link_lines = []
     articles = []
-    for record in records:
+    for number, record in records:
         given = record.links or []
         links = [link for link in dict.fromkeys(given) if link in seen and link != record.id]
-        dropped += len(given) - len(links)
+        unknown += sum(1 for link in given if link not in seen)
+        if record.id in given:
+            self_link_lines.append(number)
         aspects = {aspect: tuple(dict.fromkeys(labels)) for aspect, labels in (record.aspects or {}).items() if labels}
         articles.append(
             Article(
@@ -120,4 +164,5 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
         links="hyperlinks" if has_links else "none",
         details={"file": str(path.resolve())},
     )
-    return Corpus(name=name, articles=articles, provenance=provenance), ImportReport(len(articles), dropped)
+    report = ImportReport(len(articles), unknown, tuple(self_link_lines))
+    return Corpus(name=name, articles=articles, provenance=provenance), report

@@ -8,10 +8,23 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterable, Mapping
+from urllib.parse import urlsplit
 
-from explore.errors import AmbiguousTitleError, UnknownArticleError
+from explore.errors import AmbiguousTitleError, CorpusFormatError, UnknownArticleError
 
 WIKIPEDIA_LICENSE = "Text from Wikipedia, available under CC BY-SA 4.0"
+
+
+def is_web_address(url: str) -> bool:
+    """An absolute http(s) address with a host and no whitespace: the only article URL the app links to
+    (a javascript: or data: URL would run or embed on click, a relative one would point into the app)."""
+    if not url or any(char.isspace() or not char.isprintable() for char in url):
+        return False
+    try:
+        parts = urlsplit(url)
+        return parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+    except ValueError:  # e.g. a malformed IPv6 host
+        return False
 
 
 @dataclass(frozen=True)
@@ -25,6 +38,11 @@ class Article:
     url: str = ""
     links: tuple[str, ...] = ()
     aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.url and not is_web_address(self.url):
+            raise CorpusFormatError(f"Article {self.id!r}: url {self.url!r} is not an http(s) web address; "
+                                    f"give the article's page address (https://...) or leave the url out.")
 
     def labels(self, aspect: str) -> tuple[str, ...]:
         return self.aspects.get(aspect, ())

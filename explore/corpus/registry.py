@@ -1,14 +1,19 @@
-"""Named corpora under the data home; built-in ones (the embedded "vital") build on first use."""
+"""Named corpora under the data home; built-in ones (the embedded "vital") build on first use and
+rebuild when damaged."""
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Callable
 
+from explore.atomic_files import recover_directories, recover_directory
 from explore.corpus.model import Corpus
 from explore.corpus.store import CARD_FILE, load_corpus, save_corpus
-from explore.errors import AspectNavError, UnknownCorpusError
+from explore.errors import AspectNavError, DamagedCorpusError, UnknownCorpusError
 from explore.settings import corpora_dir
+
+log = logging.getLogger(__name__)
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -36,20 +41,28 @@ def store_corpus(corpus: Corpus) -> Path:
 
 
 def list_corpora() -> list[str]:
-    stored = {p.name for p in corpora_dir().glob("*") if (p / CARD_FILE).exists()} if corpora_dir().exists() else set()
+    """Stored and built-in corpora. Hidden backups and staging folders of a write are never corpora."""
+    root = corpora_dir()
+    recover_directories(root)
+    stored = {p.name for p in root.iterdir() if _NAME.match(p.name) and (p / CARD_FILE).exists()} \
+        if root.is_dir() else set()
     return sorted(stored | set(_builtin_builders()))
 
 
 def open_corpus(name: str) -> Corpus:
-    """Load a stored corpus; a built-in one that is missing or unreadable is (re)built."""
+    """Load a stored corpus; a built-in one that is missing, damaged or outdated is (re)built."""
     path = corpus_path(name)
+    recover_directory(path)
     builders = _builtin_builders()
     if (path / CARD_FILE).exists():
         try:
             return load_corpus(path)
-        except AspectNavError:
+        except AspectNavError as exc:
             if name not in builders:
                 raise
+            problem = exc.problem if isinstance(exc, DamagedCorpusError) else str(exc)
+            log.warning("Built-in corpus %r is damaged or outdated (%s): rebuilding it from its package.",
+                        name, problem)
     if name in builders:
         corpus = builders[name]()
         store_corpus(corpus)

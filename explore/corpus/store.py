@@ -1,18 +1,18 @@
-"""Save and load corpora as one Parquet file plus a JSON card, written atomically."""
+"""Save and load corpora as one Parquet file plus a JSON card, written atomically and checked on load."""
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from explore.atomic_files import swap_directory_into_place
+from explore.atomic_files import staging_directory_for, swap_directory_into_place
 from explore.corpus.model import Article, Corpus, Provenance
-from explore.errors import AspectNavError
+from explore.errors import AspectNavError, DamagedCorpusError
 
 FORMAT_VERSION = 1
 ARTICLES_FILE = "articles.parquet"
@@ -34,8 +34,7 @@ _SCHEMA = pa.schema(
 def save_corpus(corpus: Corpus, directory: Path) -> Path:
     """Write `corpus` into `directory`, replacing what was there only once all is written."""
     directory = Path(directory)
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    staging = staging_directory_for(directory)
     try:
         table = pa.table(
             {
@@ -55,6 +54,7 @@ def save_corpus(corpus: Corpus, directory: Path) -> Path:
             "name": corpus.name,
             "provenance": asdict(corpus.provenance),
             "content_hash": corpus.content_hash,
+            "articles_sha256": hashlib.sha256((staging / ARTICLES_FILE).read_bytes()).hexdigest(),
             "stats": corpus.stats(),
         }
         (staging / CARD_FILE).write_text(json.dumps(card, indent=2, ensure_ascii=False))
@@ -65,15 +65,31 @@ def save_corpus(corpus: Corpus, directory: Path) -> Path:
 
 
 def load_corpus(directory: Path) -> Corpus:
-    """Read a corpus written by `save_corpus`; a damaged one raises a clear error."""
+    """Read a corpus written by `save_corpus`. The file's checksum and the content hash must match the card:
+    a flipped byte would otherwise load as changed text and be encoded into every space."""
     directory = Path(directory)
     try:
         card = json.loads((directory / CARD_FILE).read_text())
-        table = pq.read_table(directory / ARTICLES_FILE).to_pydict()
-    except (OSError, ValueError, pa.ArrowException) as exc:
-        raise AspectNavError(f"Corpus at {directory} cannot be read ({exc}); rebuild or re-import it.") from exc
-    if card.get("format_version") != FORMAT_VERSION:
-        raise AspectNavError(f"Corpus at {directory} has format {card.get('format_version')}, expected {FORMAT_VERSION}.")
+        data = (directory / ARTICLES_FILE).read_bytes()
+    except (OSError, ValueError) as exc:
+        raise DamagedCorpusError(directory.name, f"its files cannot be read ({exc})") from exc
+    if not isinstance(card, dict) or card.get("format_version") != FORMAT_VERSION:
+        version = card.get("format_version") if isinstance(card, dict) else None
+        raise AspectNavError(f"Corpus at {directory} has format {version}, expected {FORMAT_VERSION}.")
+    expected = card.get("articles_sha256")  # absent from corpora saved before it was added
+    if expected is not None and hashlib.sha256(data).hexdigest() != expected:
+        raise DamagedCorpusError(directory.name, f"{ARTICLES_FILE} does not match the checksum saved with it")
+    try:
+        corpus = _corpus_from(card, pq.read_table(pa.BufferReader(data)).to_pydict())
+    except (OSError, ValueError, KeyError, TypeError, pa.ArrowException) as exc:
+        raise DamagedCorpusError(directory.name, f"its files cannot be read ({type(exc).__name__}: {exc})") from exc
+    if corpus.content_hash != card.get("content_hash"):
+        raise DamagedCorpusError(directory.name, f"its content hash is {corpus.content_hash}, "
+                                                 f"not the {card.get('content_hash')} saved with it")
+    return corpus
+
+
+def _corpus_from(card: dict, table: dict[str, list]) -> Corpus:
     articles = [
         Article(
             id=id_,
@@ -89,5 +105,4 @@ def load_corpus(directory: Path) -> Corpus:
             table["url"], table["links"], table["aspects"],
         )
     ]
-    provenance = Provenance(**card["provenance"])
-    return Corpus(name=card["name"], articles=articles, provenance=provenance)
+    return Corpus(name=card["name"], articles=articles, provenance=Provenance(**card["provenance"]))

@@ -68,13 +68,14 @@ class ProjectionHead:
 
 
 def load_head(directory: Path) -> ProjectionHead:
+    from safetensors import SafetensorError
     from safetensors.numpy import load_file
 
     directory = Path(directory)
     try:
         config = json.loads((directory / HEAD_CONFIG).read_text())
         tensors = load_file(str(directory / HEAD_WEIGHTS))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, SafetensorError) as exc:  # a truncated file is a SafetensorError
         raise AspectNavError(f"Projection head at {directory} cannot be read ({exc}).") from exc
     if config.get("format") != HEAD_FORMAT or config.get("version") != HEAD_VERSION:
         raise AspectNavError(f"{directory / HEAD_CONFIG} is not a {HEAD_FORMAT} v{HEAD_VERSION} file.")

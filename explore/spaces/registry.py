@@ -1,5 +1,6 @@
 """Which spaces a corpus has, and opening them: the data home first, then the shipped assets;
 a space that is stale or damaged in both is rebuilt into the data home (logged, with a progress bar).
+A shipped head that fails its checksum is never projected through: its space is left out, saying how to fix it.
 
 Layout: `<root>/<corpus>/<space>/{manifest.json, embeddings.npy}` under `$ASPECTNAV_HOME/spaces`
 (built) and `assets/spaces` (shipped); indexes are cached in `$ASPECTNAV_HOME/spaces/<corpus>/.indexes/`
@@ -17,8 +18,8 @@ from explore.corpus.model import Corpus
 from explore.errors import AspectNavError, UnknownSpaceError
 from explore.settings import ASSETS_DIR, spaces_dir
 from explore.spaces.space import Space
-from explore.spaces.store import (MANIFEST_FILE, SpaceUnusable, copy_training_record, load_space, read_manifest,
-                                  save_space)
+from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, check_encoder_files,
+                                  copy_training_record, load_space, read_manifest, save_space)
 from explore.spaces.vector_index import EF_CONSTRUCTION, HNSW_M
 
 log = logging.getLogger(__name__)
@@ -68,6 +69,7 @@ class SpaceRegistry:
         for where, directory in (("data home", self.home / name), ("shipped assets", self.shipped / name)):
             if not (directory / MANIFEST_FILE).exists():
                 continue
+            self._check_shipped_head(name, directory)
             if _derived_only(directory):
                 log.info("Space %r of corpus %r ships as a projection head: projecting its base space.", name,
                          self.corpus.name)
@@ -88,6 +90,29 @@ class SpaceRegistry:
             log.warning("Space %r of corpus %r is not built yet: building it (%d articles).", name,
                         self.corpus.name, len(self.corpus))
         return self.build(definition)
+
+    def _check_shipped_head(self, name: str, copy: Path) -> None:
+        """Refuse a copy whose encoder is the shipped head (the shipped copy, or a data-home copy
+        projected from it) when that head fails its checksum: edited, it would answer with vectors the
+        manifest does not vouch for; truncated, it cannot even load. The AspectNavError leaves only this
+        space out (`open_all` logs it as one line; the CLI and the app show it as-is). A copy built
+        from another head (a fresh training run, about to be shipped) does not depend on it."""
+        from explore.encoders import EncoderSpec
+
+        shipped = self.shipped / name
+        try:
+            manifest = read_manifest(shipped)
+            encoder = EncoderSpec.parse(read_manifest(copy)["encoder"], copy)
+        except (SpaceUnusable, AspectNavError):
+            return  # nothing shipped to check, or a copy that the caller finds unusable anyway
+        if encoder.path != (shipped / ENCODER_DIR).resolve():
+            return
+        try:
+            check_encoder_files(shipped, manifest)
+        except SpaceUnusable as exc:
+            raise AspectNavError(f"shipped head {exc.reason} (damaged or edited). Restore it with `git checkout -- "
+                                 f"{shipped}` or rebuild the shipped spaces with scripts/build_vital_spaces.sh."
+                                 ) from exc
 
     def open_all(self) -> dict[str, Space]:
         """Every space that can be opened; one that cannot is logged and left out."""
@@ -142,7 +167,7 @@ class SpaceRegistry:
         head = spec.path if spec.kind == "head" else None
         if spec.kind == "directory":
             log.warning("Space %r uses a local model directory %s: users need it at the same path.", name, spec.path)
-        directory = save_space(space, self.shipped / name, encoder_spec="encoder" if head else str(spec),
+        directory = save_space(space, self.shipped / name, encoder_spec=ENCODER_DIR if head else str(spec),
                                encoder_dir=head, with_embeddings=head is None)
         total = sum(p.stat().st_size for p in self.shipped.parent.rglob("*") if p.is_file())
         if total > SHIPPED_BUDGET_BYTES:

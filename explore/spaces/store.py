@@ -3,7 +3,9 @@
 The manifest records the cache key (corpus content hash + encoder fingerprint + text recipe) and
 the embeddings file's sha256, shape and dtype. `load_space` raises `SpaceUnusable` saying why when
 the space is stale (key differs) or corrupt (hash, shape or JSON wrong, file truncated); the
-registry then rebuilds it. fp16 halves the files (10k x 384 = 7.7 MB) at cosine error ~1e-4.
+registry then rebuilds it. A space saved with its head in `encoder/` (a shipped head space) also
+records each head file's sha256 (`encoder_files`), checked before anything loads the head.
+fp16 halves the files (10k x 384 = 7.7 MB) at cosine error ~1e-4.
 """
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from explore.spaces.vector_index import file_sha256
 FORMAT_VERSION = 1
 MANIFEST_FILE = "manifest.json"
 EMBEDDINGS_FILE = "embeddings.npy"
+ENCODER_DIR = "encoder"  # a projection head copied in beside the manifest (shipped head spaces)
 TRAINING_RECORD_FILE = "training.json"  # written by the training module; travels with the space when saved elsewhere
 STORED_DTYPE = "float16"
 
@@ -50,7 +53,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
     staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
     try:
         if encoder_dir is not None:
-            shutil.copytree(encoder_dir, staging / "encoder")
+            shutil.copytree(encoder_dir, staging / ENCODER_DIR)
         if space.directory_:  # shipping a trained space keeps its split, seed and metrics
             copy_training_record(Path(space.directory_), staging)
         stored = space.embeddings_.astype(STORED_DTYPE)
@@ -68,6 +71,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             "aspects": list(space.aspects),
             "encoder": encoder_spec or space.encoder,
             "encoder_fingerprint": space.encoder_fingerprint_,
+            **({"encoder_files": _file_digests(staging / ENCODER_DIR)} if encoder_dir is not None else {}),
             "precision": space.precision_,
             "corpus": space.corpus_name_,
             "corpus_hash": space.corpus_hash_,
@@ -86,6 +90,23 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return directory
+
+
+def _file_digests(directory: Path) -> dict[str, str]:
+    return {p.relative_to(directory).as_posix(): file_sha256(p) for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+def check_encoder_files(directory: Path, manifest: dict) -> None:
+    """Raise `SpaceUnusable` when a head file the manifest lists is missing or not the one it
+    recorded: an edited head would silently answer with other vectors, a truncated one cannot load."""
+    for relative, expected in (manifest.get("encoder_files") or {}).items():
+        path = Path(directory) / ENCODER_DIR / relative
+        if not path.is_file():
+            raise SpaceUnusable(f"{path} is missing", stale=False)
+        actual = file_sha256(path)
+        if actual != expected:
+            raise SpaceUnusable(f"{path} has sha256 {actual[:12]}…, its manifest expects {expected[:12]}…",
+                                stale=False)
 
 
 def copy_training_record(source: Path, target: Path) -> None:

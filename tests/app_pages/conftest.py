@@ -14,7 +14,7 @@ from explore.corpus.model import Corpus
 from explore.corpus.registry import store_corpus
 from explore.neighbours import Neighbourhood
 from explore.spaces import Space
-from tests.fixture_corpora import APP_COUNTRIES as COUNTRIES, APP_OCCUPATIONS as OCCUPATIONS, fixture_corpus
+from tests.fixture_corpora import fixture_corpus, hostile_corpus
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -34,7 +34,8 @@ def fixture_engine(corpus: Corpus) -> Neighbourhood:
     rng = np.random.default_rng(0)
     n = len(corpus)
 
-    def one_hot(aspect, values):
+    def one_hot(aspect):
+        values = list(dict.fromkeys(label for article in corpus for label in article.labels(aspect)))
         matrix = np.zeros((n, len(values)), dtype=np.float32)
         for row, article in enumerate(corpus):
             for label in article.labels(aspect):
@@ -43,9 +44,9 @@ def fixture_engine(corpus: Corpus) -> Neighbourhood:
 
     noise = lambda dim: rng.normal(size=(n, dim)).astype(np.float32)  # noqa: E731
     vectors = {"generic": noise(16)}
-    if corpus.aspect_names:
-        vectors["country"] = np.hstack([one_hot("country", COUNTRIES), noise(8)])
-        vectors["occupation"] = np.hstack([one_hot("occupation", OCCUPATIONS), noise(8)])
+    for aspect in ("country", "occupation"):  # any other aspect has no space: the pages say so
+        if aspect in corpus.aspect_names:
+            vectors[aspect] = np.hstack([one_hot(aspect), noise(8)])
     spaces = []
     for name, matrix in vectors.items():
         kind = "generic" if name == "generic" else "aspect"
@@ -87,3 +88,14 @@ def app(isolated_home, monkeypatch):
 
     yield run
     st.cache_resource.clear()
+
+
+HOSTILE_HOST = "127.0.0.1:9"  # the discard port; AppTest renders nothing, the browser test serves a real one
+
+
+@pytest.fixture
+def hostile(app):
+    """`app`, with the hostile corpus (tests/fixture_corpora.py) stored too; returns that corpus."""
+    corpus = hostile_corpus(HOSTILE_HOST)
+    store_corpus(corpus)
+    return corpus

@@ -26,3 +26,32 @@ def test_a_map_plan_keeps_the_seed_and_its_neighbours_in_the_sample_and_marks_th
     roles = dict(zip(points.ids, points.role))
     assert roles[seed.id] == "seed" and {roles[i] for i in plan.neighbours["country"]} == {"neighbour"}
     assert points.coords.shape == (len(plan.sample.rows), 2)
+
+
+def test_the_missing_spaces_hint_shows_hostile_aspect_names_as_text():
+    import shlex
+
+    from app_views.columns import missing_spaces_hint
+    from tests.app_pages.conftest import fixture_engine
+    from tests.app_views.live_markup import code_spans, live_markup
+    from tests.fixture_corpora import hostile_corpus
+
+    corpus = hostile_corpus("evil.example")
+    hint = missing_spaces_hint(corpus, fixture_engine(corpus))  # a country space; none for the hostile aspects
+    assert live_markup(hint) == []
+    commands = code_spans(hint)  # whole, the backticks in the aspect's name included, quoted for the shell
+    assert len(commands) == 2 and all(shlex.quote(corpus.aspect_names[1]) in command for command in commands)
+
+
+def test_map_hover_labels_show_hostile_titles_and_labels_as_text():
+    from app_views.columns import map_plan, map_side
+    from explore.maps import ProjectionParams
+    from tests.app_pages.conftest import fixture_engine
+    from tests.app_views.live_markup import live_in_figure
+    from tests.fixture_corpora import hostile_corpus
+
+    engine = fixture_engine(hostile_corpus("evil.example"))
+    plan = map_plan(engine, None, ["generic"], 3, 20)
+    points = map_side(engine, plan, "generic", None, "country", ProjectionParams(perplexity=5, n_iter=250))
+    assert live_in_figure({"hovertext": points.hover}) == []
+    assert all(hover.startswith("<b>") and "<br>" in hover for hover in points.hover)

@@ -1,6 +1,12 @@
+import html
+import re
+
+import pytest
+
 from app_views.cards import Card
 from app_views.markdown import aspect_chips, escape_markdown, markdown_link, shared_chips
 from explore.corpus.model import Article
+from tests.app_views.live_markup import live_markup
 
 
 def test_markdown_and_html_in_corpus_text_are_shown_as_text():
@@ -20,3 +26,26 @@ def test_chips_escape_their_labels():
     assert aspect_chips(Article("b", "B", "text")) == "_no aspect labels_"
     card = Card("b", "B", "snippet", shared={"country": ["France"]})
     assert shared_chips(card) == ":green-badge[country: France]"
+
+
+def shown(markdown: str) -> str:
+    """The text a reader sees: escapes resolved, entities decoded, the invisible word joiner dropped."""
+    return html.unescape(re.sub(r"\\(.)", r"\1", markdown)).replace("\u2060", "")
+
+
+@pytest.mark.parametrize("text", ["see http://evil.example/x.png now", "HTTPS://evil.example", "www.evil.example",
+                                  "write to me@evil.example", "(http://evil.example)"])
+def test_bare_addresses_stay_text(text):
+    # GFM turns a bare address into a link after the escapes are resolved, so escaping alone is not enough.
+    escaped = escape_markdown(text)
+    assert live_markup(escaped) == [] and shown(escaped) == text
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "data:text/html,<b>x</b>", "//evil.example/x", "wiki/X"])
+def test_only_an_http_address_becomes_a_link(url):
+    assert markdown_link("Read (this)", url) == "Read \\(this\\)"
+
+
+def test_a_link_whose_address_tries_to_break_out_stays_one_link():
+    link = markdown_link("X", "https://en.wikipedia.org/wiki/X)![u](http://evil.example/u.png)<img/src=x>")
+    assert live_markup(link) == [] and link.count("](") == 1

@@ -57,4 +57,5 @@ def test_colours_keep_top_labels_and_points_know_their_role():
     sample = select_sample(80, 80)
     points = map_points(corpus, sample, np.zeros((80, 2)), "country", seed_id="3", neighbour_ids=["4", "5"])
     assert points.role[3] == "seed" and points.role[4] == "neighbour" and points.role[0] == "sample"
-    assert points.legend[-2:] == [OTHER, NO_LABEL] and "country: C3" in points.hover[3]
+    assert points.legend[-2:] == [OTHER, NO_LABEL] and points.colour[3] == "C3" and points.titles[3] == "T3"
+    assert points.hover == []  # HTML hover labels are the app view's to write, escaped

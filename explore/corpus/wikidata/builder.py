@@ -19,11 +19,16 @@ from explore.corpus.wikidata.queries import (aspect_values_query, members_page_q
                                              parse_aspect_values, parse_members, parse_noise_checks)
 from explore.corpus.wikidata.recipes import Recipe
 from explore.corpus.wikidata.sparql import WIKIDATA_ENDPOINT, SparqlClient
+from explore.errors import AspectNavError
 
 T = TypeVar("T")
 
 # Random draws that add nothing new before we accept the wiki has no more noise to give.
 MAX_FRUITLESS_NOISE_DRAWS = 5
+
+
+class NoClassArticlesError(AspectNavError):
+    """The class yielded no article: random noise alone would pass for a corpus."""
 
 
 @dataclass
@@ -113,11 +118,20 @@ class WikidataCorpusBuilder:
                 seen_titles.add(page.title)
                 entries[member.qid] = _Entry(member.qid, page, member.description, aspects.get(member.qid, {}))
         self.summary.class_articles = len(entries)
+        if not entries:
+            raise NoClassArticlesError(self._no_class_articles())
         noise = self._noise(entries)
         links = self._links([entry.page.title for entry in [*entries.values(), *noise]])
         corpus = self._assemble([*entries.values(), *noise], links)
         self.summary.fetched, self.summary.from_cache = self.cache.counts.fetched, self.cache.counts.cached
         return corpus
+
+    def _no_class_articles(self) -> str:
+        summary, recipe = self.summary, self.recipe
+        return (f"No article of class {recipe.class_qid} was found: {summary.items_found} Wikidata items, "
+                f"{summary.with_article} with a sitelink to the {recipe.language!r} Wikipedia, "
+                f"{summary.missing_on_wikipedia} of those missing on {self.settings.api_for(recipe)}; "
+                "nothing was stored. Check the recipe's class and language.")
 
     def _class_members(self):
         """Items page by page (LIMIT/OFFSET, no ORDER BY: sorting a class of millions on every

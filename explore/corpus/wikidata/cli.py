@@ -8,7 +8,7 @@ from tqdm import tqdm
 from explore.corpus.registry import check_name, corpus_path, store_corpus
 from explore.corpus.store import CARD_FILE
 from explore.corpus.wikidata.builder import BuildSettings, build_wikidata_corpus
-from explore.corpus.wikidata.http_etiquette import DEFAULT_USER_AGENT, Etiquette
+from explore.corpus.wikidata.http_etiquette import DEFAULT_USER_AGENT, Etiquette, FetchError
 from explore.corpus.wikidata.recipes import builtin_recipe_names, load_recipe
 from explore.corpus.wikidata.sparql import WIKIDATA_ENDPOINT
 from explore.errors import AspectNavError
@@ -53,7 +53,11 @@ def _build_wikidata(args) -> int:
     )
     print(f"Building {name!r} from recipe {recipe.name!r}: class {recipe.class_qid}, "
           f"up to {recipe.limit} articles + {recipe.noise} noise ({settings.endpoint}, {settings.api_for(recipe)})")
-    corpus, summary = build_wikidata_corpus(recipe, settings)
+    try:
+        corpus, summary = build_wikidata_corpus(recipe, settings)
+    except FetchError as exc:  # only validated answers were cached: nothing fetched so far is lost
+        raise FetchError(f"{exc} Answers fetched before the failure are cached; "
+                         "rerun the same command to resume.") from exc
     path = store_corpus(corpus)
     for line in summary.lines():
         print(line)

@@ -28,7 +28,8 @@ class FetchCache:
 
     `request` is any JSON-able description of the request (service, parameters); its hash
     names the file. Only responses that `load` returned (validated) are stored, so a failure
-    never poisons the cache.
+    never poisons the cache; `valid` re-checks a stored one, so a bad answer stored by an older
+    version is fetched again instead of failing every rerun.
     """
 
     def __init__(self, directory: Path):
@@ -39,10 +40,10 @@ class FetchCache:
         digest = hashlib.sha256(json.dumps(request, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
         return self.directory / digest[:2] / f"{digest}.json"
 
-    def fetch(self, request: Any, load: Callable[[], Any]) -> Any:
+    def fetch(self, request: Any, load: Callable[[], Any], valid: Callable[[Any], bool] | None = None) -> Any:
         path = self.path_for(request)
         stored = self._read(path)
-        if stored is not None:
+        if stored is not None and (valid is None or valid(stored["response"])):
             self.counts.cached += 1
             return stored["response"]
         response = load()
@@ -72,6 +73,6 @@ class NoCache(FetchCache):
     def __init__(self):
         super().__init__(Path(os.devnull))
 
-    def fetch(self, request: Any, load: Callable[[], Any]) -> Any:
+    def fetch(self, request: Any, load: Callable[[], Any], valid: Callable[[Any], bool] | None = None) -> Any:
         self.counts.fetched += 1
         return load()

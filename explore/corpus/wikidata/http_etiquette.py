@@ -1,5 +1,6 @@
 """The rules Wikimedia services ask of clients: an identifying agent, one request at a time,
-honour 429 Retry-After, back off on 5xx and timeouts. Shared by the SPARQL and MediaWiki clients."""
+honour Retry-After (on 429 and 5xx, within a cap), back off on 5xx, timeouts and wrongly shaped
+answers. Shared by the SPARQL and MediaWiki clients."""
 from __future__ import annotations
 
 import email.utils
@@ -41,6 +42,8 @@ class Etiquette:
     max_attempts: int = 5
     backoff_s: float = 2.0  # first wait after a 5xx or timeout; doubles each time
     max_backoff_s: float = 60.0
+    # a server may ask for hours, or send a date far ahead; a build must not hang on it
+    max_retry_after_s: float = 60.0
     sleep: Callable[[float], None] = field(default=time.sleep, repr=False)
     on_wait: Callable[[str], None] | None = field(default=None, repr=False)
 
@@ -59,6 +62,16 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def http_failure(status: int, retry_after: str | None, source: str) -> RetryableFailure | None:
+    """429 and 5xx are worth retrying, as late as the server's Retry-After asks; other codes are not."""
+    wait = parse_retry_after(retry_after)
+    if status == 429:
+        return RetryableFailure("HTTP 429 too many requests", wait if wait is not None else 60.0)
+    if status >= 500:
+        return RetryableFailure(f"HTTP {status} from {source}", wait)
+    return None
+
+
 def call_politely(attempt: Callable[[], T], etiquette: Etiquette, what: str) -> T:
     """Run `attempt` until it succeeds; RetryableFailure → wait (Retry-After, else backoff) and retry."""
     backoff = etiquette.backoff_s
@@ -70,12 +83,15 @@ def call_politely(attempt: Callable[[], T], etiquette: Etiquette, what: str) -> 
                 raise FetchError(
                     f"Gave up on {what} after {number} attempts: {failure.reason}."
                 ) from failure
+            asked = ""
             if failure.retry_after_s is not None:
-                wait = failure.retry_after_s
+                wait = min(failure.retry_after_s, etiquette.max_retry_after_s)
+                if wait < failure.retry_after_s:
+                    asked = f" (the server asked for {failure.retry_after_s:g} s)"
             else:
                 wait = min(backoff, etiquette.max_backoff_s)
                 backoff *= 2
             if etiquette.on_wait is not None:
-                etiquette.on_wait(f"{what}: {failure.reason}; retrying in {wait:g} s")
+                etiquette.on_wait(f"{what}: {failure.reason}; retrying in {wait:g} s{asked}")
             etiquette.sleep(wait)
     raise AssertionError("unreachable")  # the loop returns or raises

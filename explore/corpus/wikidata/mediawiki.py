@@ -1,5 +1,6 @@
 """Lead text, outgoing article links and random pages from a MediaWiki action API, batched,
-continued and cached page by page, with the same etiquette as the SPARQL client."""
+continued and cached page by page, with the same etiquette as the SPARQL client. An answer is
+cached only once it has the shape of an answer to its request: every title asked is accounted for."""
 from __future__ import annotations
 
 import json
@@ -8,9 +9,10 @@ from typing import Iterator
 
 import requests
 
+from explore.corpus.wikidata.answer_shapes import QueryAnswer, glimpse, shape_problem
 from explore.corpus.wikidata.fetch_cache import FetchCache, NoCache
 from explore.corpus.wikidata.http_etiquette import (Etiquette, FetchError, RetryableFailure, call_politely,
-                                                    parse_retry_after)
+                                                    http_failure, parse_retry_after)
 
 LEADS_PER_REQUEST = 20  # the extracts module serves at most 20 intros per request (exlimit)
 TITLES_PER_REQUEST = 50  # the API's cap on titles per request for ordinary users
@@ -101,8 +103,7 @@ class MediaWikiClient:
         aliases: dict[str, str] = {}
         for response in self._continued(params):
             query = response["query"]
-            for entry in query.get("normalized", []) + query.get("redirects", []):
-                aliases[entry["from"]] = entry["to"]
+            aliases.update(_aliases(query))
             for page in query.get("pages", []):
                 merged = pages.setdefault(page["title"], {})
                 for key, value in page.items():
@@ -127,7 +128,8 @@ class MediaWikiClient:
         full = {"action": "query", "format": "json", "formatversion": "2", "maxlag": str(MAXLAG_S), **params}
         request = {"service": "mediawiki", "api": self.api_url, "params": full}
         return self.cache.fetch(request, lambda: call_politely(lambda: self._attempt(full), self.etiquette,
-                                                               f"MediaWiki API request to {self.api_url}"))
+                                                               f"MediaWiki API request to {self.api_url}"),
+                                valid=lambda document: answer_problem(document, full) is None)
 
     def _attempt(self, params: dict) -> dict:
         try:
@@ -136,14 +138,16 @@ class MediaWikiClient:
             raise RetryableFailure(f"no answer within {self.etiquette.timeout_s:g} s") from exc
         except requests.ConnectionError as exc:
             raise RetryableFailure(f"cannot reach {self.api_url} ({type(exc).__name__})") from exc
-        retry_after = parse_retry_after(response.headers.get("Retry-After"))
-        if response.status_code == 429:
-            raise RetryableFailure("HTTP 429 too many requests", retry_after if retry_after is not None else 60.0)
-        if response.status_code >= 500:
-            raise RetryableFailure(f"HTTP {response.status_code} from the API", retry_after)
+        retryable = http_failure(response.status_code, response.headers.get("Retry-After"), "the API")
+        if retryable is not None:
+            raise retryable
         if response.status_code != 200:
             raise FetchError(f"MediaWiki API {self.api_url} answered HTTP {response.status_code}.")
-        return self._parse(response.content, retry_after)
+        document = self._parse(response.content, parse_retry_after(response.headers.get("Retry-After")))
+        problem = answer_problem(document, params)
+        if problem is not None:  # retried: it may be a passing fault of the service
+            raise RetryableFailure(f"the answer does not fit the request ({problem})")
+        return document
 
     def _parse(self, body: bytes, retry_after: float | None) -> dict:
         if not body.strip():
@@ -161,9 +165,32 @@ class MediaWikiClient:
                 raise RetryableFailure("the wiki's replicas lag (maxlag)", wait)
             raise FetchError(f"MediaWiki API {self.api_url} refused the request: "
                              f"{error.get('code')}: {error.get('info')}")
-        if not isinstance(document.get("query"), dict):
-            raise FetchError(f"MediaWiki API {self.api_url} answered without a query result.")
         return document
+
+
+def answer_problem(document: object, params: dict) -> str | None:
+    """What makes `document` no answer to `params`, None if nothing. A batch answered without
+    its titles would otherwise read as 'all missing on Wikipedia'."""
+    problem = shape_problem(QueryAnswer, document)
+    if problem is not None:
+        return problem
+    query = document["query"]
+    if params.get("list") == "random" and "random" not in query:
+        return "no 'query.random' list of drawn pages"
+    asked = [title for title in params.get("titles", "").split("|") if title]
+    aliases = _aliases(query)
+    answered = {entry["title"] for entry in query.get("pages", []) + query.get("interwiki", [])}
+    unanswered = [title for title in asked if _resolve(title, aliases) not in answered]
+    if unanswered:
+        return (f"'query.pages' says nothing of {len(unanswered)} of the {len(asked)} titles asked "
+                f"({', '.join(glimpse(title) for title in unanswered[:3])})")
+    return None
+
+
+def _aliases(query: dict) -> dict[str, str]:
+    """Title rewrites the API applied, in its order: normalisation, variant conversion, redirects."""
+    return {entry["from"]: entry["to"]
+            for key in ("normalized", "converted", "redirects") for entry in query.get(key, [])}
 
 
 def _check_batch(titles: list[str], cap: int) -> None:

@@ -1,5 +1,5 @@
 """SELECT queries against a SPARQL 1.1 endpoint (Wikidata's or any other) via SPARQLWrapper,
-with the query service's etiquette and a strict check that a results document came back."""
+with the query service's etiquette and a strict check that a well-shaped results document came back."""
 from __future__ import annotations
 
 import http.client
@@ -10,9 +10,9 @@ import urllib.error
 from SPARQLWrapper import JSON, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import EndPointInternalError, SPARQLWrapperException
 
+from explore.corpus.wikidata.answer_shapes import SelectAnswer, shape_problem
 from explore.corpus.wikidata.fetch_cache import FetchCache, NoCache
-from explore.corpus.wikidata.http_etiquette import (Etiquette, FetchError, RetryableFailure, call_politely,
-                                                    parse_retry_after)
+from explore.corpus.wikidata.http_etiquette import Etiquette, FetchError, RetryableFailure, call_politely, http_failure
 
 WIKIDATA_ENDPOINT = "https://query.wikidata.org/sparql"
 
@@ -31,7 +31,8 @@ class SparqlClient:
     def select(self, query: str) -> list[Row]:
         request = {"service": "sparql", "endpoint": self.endpoint, "query": query}
         return self.cache.fetch(request, lambda: call_politely(lambda: self._attempt(query), self.etiquette,
-                                                               f"SPARQL query to {self.endpoint}"))
+                                                               f"SPARQL query to {self.endpoint}"),
+                                valid=lambda rows: rows_problem(rows) is None)
 
     def _attempt(self, query: str) -> list[Row]:
         wrapper = SPARQLWrapper(self.endpoint, agent=self.etiquette.user_agent)
@@ -44,8 +45,9 @@ class SparqlClient:
             body = response.read()
         except urllib.error.HTTPError as exc:
             raise _classify_http_error(exc.code, exc.headers.get("Retry-After"), self.endpoint) from exc
-        except EndPointInternalError as exc:
-            raise RetryableFailure("HTTP 500 from the endpoint") from exc
+        except EndPointInternalError as exc:  # SPARQLWrapper's 500, raised while handling the HTTPError
+            retry_after = getattr(exc.__context__, "headers", {}).get("Retry-After")
+            raise _classify_http_error(500, retry_after, self.endpoint) from exc
         except SPARQLWrapperException as exc:  # 400 bad query, 401, 404, 414: retrying will not help
             raise FetchError(f"SPARQL endpoint {self.endpoint} refused the query: {_short(exc)}") from exc
         except (TimeoutError, socket.timeout) as exc:
@@ -60,11 +62,9 @@ class SparqlClient:
 
 
 def _classify_http_error(status: int, retry_after: str | None, endpoint: str) -> Exception:
-    if status == 429:
-        wait = parse_retry_after(retry_after)
-        return RetryableFailure("HTTP 429 too many requests", wait if wait is not None else 60.0)
-    if status >= 500:
-        return RetryableFailure(f"HTTP {status} from the endpoint", parse_retry_after(retry_after))
+    retryable = http_failure(status, retry_after, "the endpoint")
+    if retryable is not None:
+        return retryable
     if status == 403:
         return FetchError(f"SPARQL endpoint {endpoint} answered 403 Forbidden; Wikidata refuses requests "
                           "without a descriptive User-Agent: pass --user-agent 'name/version (contact)'.")
@@ -72,18 +72,23 @@ def _classify_http_error(status: int, retry_after: str | None, endpoint: str) ->
 
 
 def parse_select_results(body: bytes, endpoint: str) -> list[Row]:
-    """The bindings of a SPARQL JSON results document; anything else is an error, never 'no rows'."""
+    """The bindings of a SPARQL JSON results document; anything else is an error, never 'no rows'.
+    A document of the wrong shape is retried: it may be a passing fault of the service."""
     if not body or not body.strip():
         raise FetchError(f"SPARQL endpoint {endpoint} answered HTTP 200 with an empty body instead of results.")
     try:
         document = json.loads(body)
     except ValueError as exc:
         raise FetchError(f"SPARQL endpoint {endpoint} answered HTTP 200 with malformed JSON ({exc}).") from exc
-    results = document.get("results") if isinstance(document, dict) else None
-    bindings = results.get("bindings") if isinstance(results, dict) else None
-    if not isinstance(bindings, list) or not all(isinstance(row, dict) for row in bindings):
-        raise FetchError(f"SPARQL endpoint {endpoint} answered HTTP 200 without a SPARQL results document.")
-    return bindings
+    problem = shape_problem(SelectAnswer, document)
+    if problem is not None:
+        raise RetryableFailure(f"the answer is not a SPARQL results document ({problem})")
+    return document["results"]["bindings"]
+
+
+def rows_problem(rows: object) -> str | None:
+    """What is wrong with cached rows (the bindings alone are cached), None if nothing."""
+    return shape_problem(SelectAnswer, {"results": {"bindings": rows}})
 
 
 def _short(exc: Exception) -> str:

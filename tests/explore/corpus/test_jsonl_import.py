@@ -9,7 +9,7 @@ from explore.errors import CorpusFormatError
 
 GOOD = [
     {"id": "a", "title": "Alpha", "text": "First.", "links": ["b", "zzz", "a"], "aspects": {"country": ["France"]}},
-    {"id": "b", "title": "Beta", "text": "Second.", "description": "second letter", "aspects": {"country": "Italy"}},
+    {"id": "b", "title": "Beta", "text": "Second.", "description": "second letter", "aspects": {"country": ["Italy"]}},
     {"id": "c", "title": "Gamma", "text": "Third.", "url": "https://example.org/c"},
 ]
 
@@ -24,7 +24,7 @@ def test_import_keeps_fields_and_drops_unknown_links(tmp_path):
     corpus, report = import_jsonl(write_jsonl(tmp_path / "c.jsonl", GOOD), "mine")
     assert [a.id for a in corpus] == ["a", "b", "c"]
     assert corpus["a"].links == ("b",)
-    assert report.dropped_links == 2  # unknown "zzz" and the self link
+    assert (report.unknown_links, report.self_link_lines) == (1, (1,))  # "zzz"; the self link on line 1
     assert corpus["b"].aspects == {"country": ("Italy",)}
     assert corpus["c"].url == "https://example.org/c"
     assert corpus.provenance.links == "hyperlinks"
@@ -69,10 +69,10 @@ def test_empty_and_non_utf8_files(tmp_path):
 
 def test_cli_refuses_bad_file_and_keeps_existing_corpus(tmp_path, capsys):
     assert main(["corpus", "import", str(write_jsonl(tmp_path / "c.jsonl", GOOD)), "--name", "mine"]) == 0
-    assert "Dropped 2 links" in capsys.readouterr().out
+    assert "Dropped 1 link to an id not in the corpus" in capsys.readouterr().out
     bad = write_jsonl(tmp_path / "bad.jsonl", GOOD[:1], ["{oops"])
     assert main(["corpus", "import", str(bad), "--name", "mine", "--force"]) == 2
     assert "bad.jsonl, line 2" in capsys.readouterr().err
     assert len(open_corpus("mine")) == 3
-    assert main(["corpus", "import", str(bad), "--name", "mine"]) == 2
+    assert main(["corpus", "import", str(tmp_path / "c.jsonl"), "--name", "mine"]) == 2
     assert "exists; pass --force" in capsys.readouterr().err

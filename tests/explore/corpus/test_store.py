@@ -22,7 +22,7 @@ def test_replacing_a_corpus_leaves_no_staging_dirs(small_corpus, tmp_path):
 def test_damaged_corpus_gives_a_clear_error(small_corpus, tmp_path):
     save_corpus(small_corpus, tmp_path / "small")
     (tmp_path / "small" / ARTICLES_FILE).write_bytes(b"not parquet")
-    with pytest.raises(AspectNavError, match="cannot be read"):
+    with pytest.raises(AspectNavError, match="'small' is damaged"):
         load_corpus(tmp_path / "small")
 
 

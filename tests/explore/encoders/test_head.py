@@ -30,3 +30,12 @@ def test_wrong_input_width_and_bad_files(tmp_path):
     (tmp_path / "head.json").write_text("{not json")
     with pytest.raises(AspectNavError, match="cannot be read"):
         load_head(tmp_path)
+
+
+def test_a_truncated_head_is_a_clear_error_not_a_safetensors_crash(tmp_path):
+    """A head cut short (a training output copied half-way) must not take the engine down."""
+    save_head(tmp_path, [np.eye(4)], [None], ["identity"], base_encoder="minilm")
+    weights = tmp_path / "head.safetensors"
+    weights.write_bytes(weights.read_bytes()[: weights.stat().st_size // 2])
+    with pytest.raises(AspectNavError, match="cannot be read"):
+        load_head(tmp_path)

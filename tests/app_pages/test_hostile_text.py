@@ -1,0 +1,55 @@
+"""Corpus text and URL values written as Markdown/HTML (issue #13, item 4) stay text on every page:
+no image, link, raw HTML or bare address in any Markdown the pages show, no tag in any chart label."""
+import json
+
+from tests.app_pages.conftest import HOSTILE_HOST
+from tests.app_views.live_markup import live_in_app, live_in_charts
+
+EVIL = f"http://{HOSTILE_HOST}"
+
+
+def test_explore_card_columns_chips_and_trail(app, hostile):
+    at = app(corpus="hostile", seed=hostile.articles[0].title)
+    assert at.subheader[0].value and live_in_app(at) == []
+    next(b for b in at.button if b.key.startswith("card-links-")).click().run()
+    assert [b for b in at.button if b.key.startswith("crumb-")] and live_in_app(at) == []
+
+
+def test_url_seed_k_and_blend_in_the_frames_warnings_and_the_sidebar(app, hostile):
+    at = app(corpus="hostile", seed=f"![s]({EVIL}/seed.png) <img src={EVIL}/x> {EVIL}/bare",
+             k=f"[k]({EVIL}/k)", blend=f"[b]({EVIL}/b):1")
+    assert len(at.warning) == 2 and any("Kept for other corpora" in c.value for c in at.caption)
+    assert live_in_app(at) == []
+
+
+def test_url_free_text_in_the_heading(app, hostile):
+    at = app(corpus="hostile", text=f"![t]({EVIL}/text.png) www.attacker.example `x`")
+    assert at.subheader[0].value.startswith("Free text") and live_in_app(at) == []
+
+
+def test_maps_hint_legend_seed_label_and_hover(app, hostile):
+    at = app("app_pages/maps.py", corpus="hostile", seed=hostile.articles[1].title)
+    charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    assert len(charts) == 2 and any(hostile.aspect_names[1] in c.value.replace("\\", "") for c in at.caption)
+    assert live_in_app(at) == [] and live_in_charts(at) == []
+
+
+def test_corpus_page_charts_matches_reader_and_links(app, hostile):
+    at = app("app_pages/corpus.py", corpus="hostile")
+    at.text_input(key="browse_query").input("Image").run()
+    assert at.header and at.get("page_link")
+    assert live_in_app(at) == [] and live_in_charts(at) == []
+
+
+def test_evaluation_page_aspect_headings_and_charts(app, hostile, isolated_home):
+    directory = isolated_home / "training" / "reports"
+    directory.mkdir(parents=True)
+    aspects = hostile.aspect_names
+    spaces = {"generic": {f"{pool}/{aspect}/{metric}@10": 0.5 for pool in ("test", "corpus") for aspect in aspects
+                          for metric in ("precision", "recall", "mrr", "map")}}
+    (directory / "hostile-s42.json").write_text(json.dumps(
+        {"corpus": "hostile", "aspects": aspects, "k": 10, "split": {"seed": 42, "train": 30, "test": 13},
+         "spaces": spaces, "notes": {"generic": f"note ![n]({EVIL}/note.png)"}}))
+    at = app("app_pages/evaluation.py", corpus="hostile")
+    assert len(at.subheader) > len(aspects)
+    assert live_in_app(at) == [] and live_in_charts(at) == []

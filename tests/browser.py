@@ -1,0 +1,120 @@
+"""What the app's browser tests share: `streamlit run app.py` on loopback with its own data home,
+Debian's headless Chromium driven by selenium, waits that survive Streamlit's reruns, screenshots.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 120  # seconds: the first render opens the corpus and every space
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextmanager
+def streamlit_server(home: Path, log_path: Path, log_name: str = "streamlit.log"):
+    """`streamlit run app.py` on 127.0.0.1 over the data home `home`; yields the base URL. Its log is
+    copied to test-artifacts/`log_name` when it stops."""
+    port = free_port()
+    env = os.environ | {"ASPECTNAV_HOME": str(home), "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
+    log = Path(log_path).open("w+")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address",
+         "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
+         "--server.fileWatcherType", "none"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if urllib.request.urlopen(f"{url}/_stcore/health", timeout=2).status == 200:
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                log.seek(0)
+                pytest.fail(f"streamlit did not start:\n{log.read()[-3000:]}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.seek(0)
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / log_name).write_text(log.read())
+        log.close()
+
+
+@contextmanager
+def chromium(profile: Path):
+    """A headless Chromium with its own profile and no background traffic of its own."""
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.fail("Needs Debian's chromium and chromium-driver: apt-get install -y chromium chromium-driver")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                 "--window-size=1920,1300", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(WAIT)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def wait(driver, condition, timeout=WAIT, message=""):
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # Streamlit re-renders elements on every rerun: a found element may go stale; look again.
+    return WebDriverWait(driver, timeout, poll_frequency=0.25,
+                         ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)
+                         ).until(condition, message)
+
+
+def idle(driver, timeout=WAIT):
+    """Wait until the app has finished its rerun (Streamlit shows a running indicator meanwhile)."""
+    time.sleep(0.5)
+    wait(driver, lambda d: not d.find_elements("css selector", '[data-testid="stStatusWidget"] *') or
+         "Running" not in d.find_element("css selector", '[data-testid="stStatusWidget"]').text, timeout)
+    wait(driver, lambda d: not d.find_elements("css selector", '[data-testid="stSpinner"]'), timeout)
+
+
+def subheaders(driver) -> list[str]:
+    return [e.text for e in driver.find_elements("css selector", '[data-testid="stHeading"] h3')]
+
+
+def shot(driver, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    driver.save_screenshot(str(path))
+    return path
+
+
+def buttons(driver, prefix: str):
+    return driver.find_elements("css selector", f'[class*="st-key-{prefix}"] button')

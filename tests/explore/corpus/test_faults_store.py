@@ -1,0 +1,160 @@
+"""Issue #13, items 1 and 8: a damaged or half-swapped corpus store (real Parquet files) is caught on the next open."""
+import json
+import logging
+import os
+import time
+
+import pytest
+
+from explore import atomic_files
+from explore.corpus import registry
+from explore.corpus.registry import list_corpora, open_corpus, store_corpus
+from explore.corpus.store import ARTICLES_FILE, CARD_FILE, load_corpus, save_corpus
+from explore.errors import AspectNavError
+from explore.settings import corpora_dir
+from tests.fixture_corpora import ARTICLES, aspect_corpus
+
+
+def flip_text_byte(path, corpus) -> None:
+    """Flip one bit in a lead stored verbatim (a Snappy literal): a text changes case, the file stays valid Parquet."""
+    data = bytearray(path.read_bytes())
+    for article in corpus:
+        needle = article.text[:12].encode()
+        if needle[:1].isalpha() and needle.isascii() and data.count(needle) == 1:
+            data[data.index(needle)] ^= 0x20  # 'M' -> 'm'
+            path.write_bytes(bytes(data))
+            return
+    raise AssertionError("no lead is stored verbatim")
+
+
+# Item 1: damage is detected on load.
+
+def test_flipped_byte_in_an_imported_corpus_is_refused_with_the_fix(tmp_path):
+    path = store_corpus(aspect_corpus("mine"))
+    flip_text_byte(path / ARTICLES_FILE, ARTICLES)
+    with pytest.raises(AspectNavError) as error:
+        open_corpus("mine")
+    message = str(error.value)
+    assert "'mine'" in message and "damaged" in message and "re-import" in message.lower()
+    assert "--name mine --force" in message
+
+
+def test_text_damage_is_caught_by_the_content_hash_too(tmp_path):
+    """A store saved before the file checksum existed is still checked against its content hash."""
+    path = save_corpus(aspect_corpus("mine"), tmp_path / "mine")
+    card = json.loads((path / CARD_FILE).read_text())
+    card.pop("articles_sha256", None)
+    (path / CARD_FILE).write_text(json.dumps(card))
+    flip_text_byte(path / ARTICLES_FILE, ARTICLES)
+    with pytest.raises(AspectNavError, match="content hash"):
+        load_corpus(path)
+
+
+def test_a_damaged_builtin_corpus_is_rebuilt_and_logged(vital_corpus, monkeypatch, caplog):
+    monkeypatch.setattr(registry, "_builtin_builders", lambda: {"vital": lambda: vital_corpus})
+    path = store_corpus(vital_corpus)
+    flip_text_byte(path / ARTICLES_FILE, vital_corpus)
+    with caplog.at_level(logging.WARNING, logger="explore.corpus.registry"):
+        reopened = open_corpus("vital")
+    assert reopened.articles == vital_corpus.articles
+    assert load_corpus(path).articles == vital_corpus.articles  # the rebuilt copy was stored
+    [line] = [r.getMessage() for r in caplog.records if r.name == "explore.corpus.registry"]
+    assert "'vital'" in line and "damaged" in line and "rebuilding" in line
+
+
+def test_every_single_byte_flip_gives_a_clear_error(tmp_path):
+    """Flips pyarrow notices and flips it does not: each is an AspectNavError, never a traceback or a silent load."""
+    path = save_corpus(aspect_corpus("mine"), tmp_path / "mine")
+    pristine = (path / ARTICLES_FILE).read_bytes()
+    outcomes = {}
+    for offset in range(0, len(pristine), 7):
+        damaged = bytearray(pristine)
+        damaged[offset] ^= 0x01
+        (path / ARTICLES_FILE).write_bytes(bytes(damaged))
+        try:
+            load_corpus(path)
+            outcomes[offset] = "loaded silently"
+        except AspectNavError:
+            pass
+        except Exception as exc:  # noqa: BLE001 - the point is to see which ones escape
+            outcomes[offset] = f"{type(exc).__name__}: {exc}"[:80]
+    assert outcomes == {}
+
+
+# Item 8: a swap killed between its two renames is recovered on the next open or list.
+
+def save_killed(corpus, kill_before_staging_lands: bool) -> None:
+    """Save `corpus` in a child process that dies (no cleanup, no finally) around the swap's second rename."""
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        real_replace = os.replace
+
+        def replace(source, target):
+            hidden = [os.path.basename(str(path)).startswith(".") for path in (source, target)]
+            landing = hidden == [True, False]  # staging -> directory, the second rename
+            if landing and kill_before_staging_lands:
+                os._exit(9)
+            real_replace(source, target)
+            if landing:
+                os._exit(9)
+
+        try:
+            atomic_files.os.replace = replace
+            store_corpus(corpus)
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 9, "the child was meant to die inside the swap"
+
+
+def hidden_entries() -> list[str]:
+    return sorted(p.name for p in corpora_dir().iterdir() if p.name.startswith("."))
+
+
+def age(names: list[str], seconds: float) -> None:
+    then = time.time() - seconds
+    for name in names:
+        os.utime(corpora_dir() / name, (then, then))
+
+
+def test_kill_between_the_renames_brings_the_old_copy_back():
+    old, new = aspect_corpus("mine"), aspect_corpus("mine", ARTICLES[:3])
+    store_corpus(old)
+    save_killed(new, kill_before_staging_lands=True)
+    assert not (corpora_dir() / "mine").exists()  # the state the kill left
+
+    assert list_corpora() == ["mine", "vital"]
+    assert open_corpus("mine").articles == old.articles
+    leftovers = hidden_entries()
+    assert len(leftovers) == 1 and not leftovers[0].endswith(".old")  # the killed writer's staging: fresh, so kept
+    age(leftovers, atomic_files.ABANDONED_AFTER_S + 60)  # ... until it has long been abandoned
+    assert list_corpora() == ["mine", "vital"]
+    assert hidden_entries() == []
+
+
+def test_kill_after_the_second_rename_keeps_the_new_copy_and_cleans_up():
+    old, new = aspect_corpus("mine"), aspect_corpus("mine", ARTICLES[:3])
+    store_corpus(old)
+    save_killed(new, kill_before_staging_lands=False)
+
+    assert list_corpora() == ["mine", "vital"]
+    assert open_corpus("mine").articles == new.articles
+    assert hidden_entries() == []
+
+
+def test_hidden_folders_are_never_listed():
+    """Another process may be writing one right now; whatever it is, it is not a corpus to pick."""
+    store_corpus(aspect_corpus("mine"))
+    save_corpus(aspect_corpus("other"), corpora_dir() / ".other-inprogress")
+    assert list_corpora() == ["mine", "vital"]
+    assert hidden_entries() == [".other-inprogress"]
+
+
+def test_saving_after_a_killed_swap_leaves_one_clean_copy():
+    old, new = aspect_corpus("mine"), aspect_corpus("mine", ARTICLES[:3])
+    store_corpus(old)
+    save_killed(new, kill_before_staging_lands=True)
+    age(hidden_entries(), atomic_files.ABANDONED_AFTER_S + 60)
+    store_corpus(new)
+    assert open_corpus("mine").articles == new.articles
+    assert hidden_entries() == []

@@ -1,0 +1,170 @@
+"""Issue #13 item 7: another connection holding the SQLite write lock past the busy timeout made submit
+raise a raw OperationalError the study page did not catch. Now the whole transaction is tried again
+after growing pauses (bounded), then the participant is told the answer was not saved, with nothing
+half-stored. A real SQLite file and a real second connection; timeouts and sleep are injected."""
+from __future__ import annotations
+
+import functools
+import sqlite3
+
+import pytest
+import streamlit as st
+from sqlalchemy import event, func, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from study import configured
+from study.sessions import StudyBusyError, open_flow
+from study.store import AnswerRow, ParticipantRow, StoreConfig, open_store
+from study.synthetic import SyntheticProvider
+from study.write_retry import StoreBusyError, WriteRetry, with_retries
+from tests.app_pages.test_study import FIRST_FIVE, open_page, rank, study_env  # noqa: F401 - fixture
+
+BUSY_S = 0.05
+
+
+class LockHolder:
+    """A second sqlite3 connection that takes the write lock, as a backup tool or a stuck writer would."""
+
+    def __init__(self, path) -> None:
+        self.connection = sqlite3.connect(path, isolation_level=None)
+
+    def hold(self) -> None:
+        self.connection.execute("BEGIN IMMEDIATE")
+
+    def release(self) -> None:
+        if self.connection.in_transaction:
+            self.connection.rollback()
+
+
+@pytest.fixture
+def locked_flow(study, corpus, tmp_path):
+    """A flow on a real SQLite file with a short busy timeout, its recorded pauses and its write tries."""
+    path = tmp_path / "locked.sqlite"
+    pauses: list[float] = []
+    retry = WriteRetry(attempts=3, first_pause_s=0.01, sleep=pauses.append)
+    store = open_store(study.name, StoreConfig(url=f"sqlite:///{path}", busy_timeout_s=BUSY_S, write_retry=retry))
+    flow = open_flow(study, store, SyntheticProvider(corpus), corpus)
+    begins: list[int] = []
+    event.listen(store.engine, "before_cursor_execute",
+                 lambda conn, cursor, statement, *rest: begins.append(1) if statement == "BEGIN IMMEDIATE" else None)
+    holder = LockHolder(path)
+    yield flow, pauses, begins, holder
+    holder.release()
+    holder.connection.close()
+
+
+def stored(flow, code: str) -> tuple[int, bool]:
+    """How many answers the participant has and whether they are marked finished."""
+    with flow.store.reading() as session:
+        participant = session.scalars(select(ParticipantRow).where(ParticipantRow.code == code)).one()
+        answers = session.scalar(select(func.count()).where(AnswerRow.participant_id == participant.id))
+        return answers, participant.finished_at is not None
+
+
+def top(screen) -> list[str]:
+    return [c.id for c in screen.candidates[: screen.rank_depth]]
+
+
+def test_a_held_write_lock_is_retried_then_reported_and_nothing_is_half_stored(locked_flow):
+    flow, pauses, begins, holder = locked_flow
+    code = flow.start()
+    for _ in range(len(flow.study.tasks) - 1):
+        screen = flow.next_task(code)
+        flow.submit(code, screen.task_id, top(screen))
+    last = flow.next_task(code)  # its answer would also mark the participant finished: all or nothing
+    begins.clear()
+    holder.hold()
+    with pytest.raises(StudyBusyError, match="not saved.*press “Save and continue” again"):
+        flow.submit(code, last.task_id, top(last))
+    assert len(begins) == 3 and pauses == [0.01, 0.02]  # three tries, growing pauses between them
+    assert stored(flow, code) == (len(flow.study.tasks) - 1, False)
+    holder.release()
+    flow.submit(code, last.task_id, top(last))
+    assert stored(flow, code) == (len(flow.study.tasks), True)
+
+
+def test_a_lock_released_during_the_back_off_is_waited_out(study, corpus, tmp_path):
+    path = tmp_path / "brief.sqlite"
+    holder = LockHolder(path)
+    pauses: list[float] = []
+
+    def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        holder.release()  # the other writer finishes while this one waits
+
+    retry = WriteRetry(attempts=3, first_pause_s=0.01, sleep=pause)
+    store = open_store(study.name, StoreConfig(url=f"sqlite:///{path}", busy_timeout_s=BUSY_S, write_retry=retry))
+    flow = open_flow(study, store, SyntheticProvider(corpus), corpus)
+    code = flow.start()
+    screen = flow.next_task(code)
+    holder.hold()
+    assert flow.submit(code, screen.task_id, top(screen)).answered == 1
+    assert pauses == [0.01] and stored(flow, code) == (1, False)
+    holder.connection.close()
+
+
+def test_starting_under_a_held_lock_is_reported_not_raised(locked_flow):
+    flow, _, _, holder = locked_flow
+    holder.hold()
+    with pytest.raises(StudyBusyError, match="press Start again"):
+        flow.start()
+    with flow.store.reading() as session:
+        assert session.scalar(select(func.count()).select_from(ParticipantRow)) == 0
+
+
+def test_retries_stop_at_the_total_time_bound():
+    now = [0.0]
+    tries: list[float] = []
+
+    def busy_transaction():
+        tries.append(now[0])
+        now[0] += 30.0  # each try waits out a 30 s busy timeout
+        raise OperationalError("BEGIN IMMEDIATE", {}, sqlite3.OperationalError("database is locked"))
+
+    def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    policy = WriteRetry(attempts=5, first_pause_s=1.0, max_total_s=60.0, sleep=sleep, clock=lambda: now[0])
+    with pytest.raises(StoreBusyError, match="database is locked"):
+        with_retries(busy_transaction, policy, "an answer")
+    assert tries == [0.0, 31.0]  # a third try would start after 62 s > 60 s
+
+
+def test_only_operational_errors_are_retried():
+    pauses: list[float] = []
+
+    def duplicate():
+        raise IntegrityError("INSERT", {}, sqlite3.IntegrityError("UNIQUE constraint failed"))
+
+    with pytest.raises(IntegrityError):
+        with_retries(duplicate, WriteRetry(sleep=pauses.append), "an answer")
+    assert pauses == []
+    with pytest.raises(ValueError, match="at least one attempt"):
+        WriteRetry(attempts=0)
+
+
+def test_the_page_keeps_the_ranking_and_asks_to_press_again_then_saves(study_env, tmp_path, monkeypatch):  # noqa: F811
+    pauses: list[float] = []
+    monkeypatch.setattr(configured, "StoreConfig", functools.partial(
+        StoreConfig, busy_timeout_s=BUSY_S, write_retry=WriteRetry(first_pause_s=0.01, sleep=pauses.append)))
+    st.cache_resource.clear()
+    at = open_page()
+    at.checkbox(key="study_consent").check().run()
+    at.button(key="study_start").click().run()
+    holder = LockHolder(tmp_path / "page.sqlite")
+    holder.hold()
+    try:
+        rank(at, FIRST_FIVE)
+        assert "not saved" in at.error[0].value and "again" in at.error[0].value
+        assert pauses == [0.01, 0.02]
+        assert "Task 1 of 3" in at.get("progress")[0].proto.text
+        chosen = [box.value for box in at.selectbox if box.key.startswith("study_rank_")]
+        assert all(chosen) and len(set(chosen)) == len(FIRST_FIVE)  # the ranking is still on screen
+    finally:
+        holder.release()
+        holder.connection.close()
+    next(b for b in at.button if b.label == "Save and continue").click()
+    at.run()
+    assert not at.exception, at.exception
+    assert not at.error and "Task 2 of 3" in at.get("progress")[0].proto.text
+    st.cache_resource.clear()
