@@ -1,5 +1,7 @@
-"""Corpus page: counts, per-aspect label distributions, and a title search with an article reader."""
+"""Corpus page: a title search with an article reader first, then counts and per-aspect label distributions."""
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -8,6 +10,8 @@ from app_views.corpus_choice import chosen_corpus, corpus_param
 from app_views.figures import label_distribution_figure
 from app_views.markdown import escape_markdown, link_caption
 from app_views.view_session import explore_view
+
+SHOWN_MATCHES = 20  # matches listed at once; the page says when there are more
 
 corpus = chosen_corpus()
 st.title(f"Corpus: {escape_markdown(corpus.name)}")
@@ -20,6 +24,40 @@ counts[2].metric("Aspects", len(stats["aspects"]))
 counts[3].metric("Labels", f"{sum(a['labels'] for a in stats['aspects'].values()):,}")
 st.caption(f"Source: {escape_markdown(corpus.provenance.source)} ({escape_markdown(corpus.provenance.date)}). "
            f"Links: {link_caption(corpus)}.")
+
+st.subheader("Find an article")
+query = st.text_input("Search titles", placeholder="e.g. Marie Curie", key="browse_query")
+matches = corpus.search_titles(query, limit=len(corpus)) if query.strip() else []
+if query.strip() and not matches:
+    st.warning(f"No title contains {escape_markdown(repr(query.strip()))}.")
+    suggestions = corpus.closest_titles(query.strip())
+    if suggestions:
+        st.markdown("Closest titles: " + escape_markdown(", ".join(suggestions)))
+
+if matches:
+    shown = matches[:SHOWN_MATCHES]
+    needle = escape_markdown(repr(query.strip()))
+    st.caption(f"Showing {len(shown)} of {len(matches):,} matches for {needle} (titles that start with it first, "
+               f"shortest first): type more to narrow them." if len(shown) < len(matches) else
+               f"{len(matches):,} match{'es' if len(matches) > 1 else ''} for {needle}.")
+    labels = {a.id: f"{a.title} — {a.description}" if a.description else a.title for a in shown}
+    chosen = st.radio("Matches", list(labels), format_func=lambda i: escape_markdown(labels[i]), key="browse_choice")
+    article = corpus[chosen]
+    with st.container(border=True):
+        show_article(article, heading=st.header)
+        # Both links keep the user's k and blend: only the seed changes.
+        explore_query = explore_view().url_query(corpus, seed_id=article.id) | corpus_param(corpus.name)
+        title = escape_markdown(article.title)
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.page_link("app_pages/explore.py", label=f"Explore from {title}", icon=":material/explore:",
+                         query_params=explore_query)
+            # A relative address: Explore is the app's default page, beside this one.
+            st.link_button(f"Explore from {title} in a new tab", "./?" + urlencode(explore_query),
+                           icon=":material/open_in_new:",
+                           help="Opens Explore in a new browser tab; this page stays as it is.")
+        if article.links:
+            st.markdown(f"**{link_caption(corpus)}**: " + escape_markdown(", ".join(corpus[i].title
+                                                                                   for i in article.links)))
 
 st.subheader("Aspect labels")
 if not stats["aspects"]:
@@ -35,24 +73,3 @@ else:
     for start in range(0, len(names), 2):
         for column, name in zip(st.columns(2), names[start:start + 2]):
             column.plotly_chart(label_distribution_figure(corpus, name, top), key=f"labels-{name}")
-
-st.subheader("Search")
-query = st.text_input("Search titles", placeholder="e.g. Marie Curie", key="browse_query")
-matches = corpus.search_titles(query, limit=50) if query.strip() else []
-if query.strip() and not matches:
-    st.warning(f"No title contains {escape_markdown(repr(query.strip()))}.")
-    suggestions = corpus.closest_titles(query.strip())
-    if suggestions:
-        st.markdown("Closest titles: " + escape_markdown(", ".join(suggestions)))
-
-if matches:
-    labels = {a.id: f"{a.title} — {a.description}" if a.description else a.title for a in matches}
-    chosen = st.radio("Matches", list(labels), format_func=lambda i: escape_markdown(labels[i]), key="browse_choice")
-    article = corpus[chosen]
-    show_article(article, heading=st.header)
-    # The link keeps the user's k and blend: only the seed changes.
-    st.page_link("app_pages/explore.py", label=f"Explore from {escape_markdown(article.title)}", icon="🧭",
-                 query_params=explore_view().url_query(corpus, seed_id=article.id) | corpus_param(corpus.name))
-    if article.links:
-        st.subheader(link_caption(corpus))
-        st.markdown(escape_markdown(", ".join(corpus[i].title for i in article.links)))

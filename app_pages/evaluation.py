@@ -1,45 +1,83 @@
-"""Evaluation: the training module's reports, per aspect side by side, as tables and bar charts."""
+"""Evaluation: the training module's reports, one aspect per tab, every metric named and explained."""
 from __future__ import annotations
 
 import streamlit as st
 
+from app_views.columns import missing_spaces_hint
 from app_views.corpus_choice import chosen_corpus
+from app_views.engine_cache import load_engine
+from app_views.evaluation_table import TABLE_METRICS, metric_table
 from app_views.figures import metric_bar_figure
-from app_views.markdown import escape_markdown
-from training.report import METRICS, POOL_TITLES, evaluate_command, find_reports
+from app_views.markdown import code_span, escape_markdown
+from training.report import (METRICS, POOL_TITLES, column_relevance, column_title, evaluate_command, find_reports,
+                             metric_header, metric_meaning, metric_title)
 
 corpus = chosen_corpus()
 st.title("Evaluation")
-st.caption("Aspect retrieval: for each test article with a label of the aspect, are its nearest neighbours in a space "
-           "articles sharing a label? Seeds are never candidates.")
+st.caption("Do a space's nearest neighbours share the seed's labels? For each test article labelled in an aspect, "
+           "its neighbours in each space are checked: a neighbour is *relevant* when it shares one of the seed's "
+           "labels. The seed itself is never a candidate.")
+
+
+def maintainer_notes() -> None:
+    """Commands for whoever maintains this corpus's spaces and reports: kept off the reader pages."""
+    with st.expander("For maintainers: build the missing spaces and re-run the evaluation"):
+        engine, problem = load_engine(corpus)
+        if problem:
+            st.warning(escape_markdown(problem))
+        st.markdown(missing_spaces_hint(corpus, engine) or "Every aspect of this corpus has a space.")
+        st.markdown("Re-run the evaluation (writes a report this page lists):")
+        st.code(evaluate_command(corpus.name, corpus.aspect_names), language="bash")
+
 
 reports = find_reports(corpus.name)
 if not reports:
-    st.info(f"No evaluation report yet for corpus {corpus.name!r} — run:")
+    st.info(f"No evaluation report yet for corpus {escape_markdown(repr(corpus.name))}: a maintainer can write one "
+            f"with the command below.")
     st.code(evaluate_command(corpus.name, corpus.aspect_names), language="bash")
+    maintainer_notes()
     st.stop()
 
-names = {report.path: f"{report.name} ({report.path.parent})" for report in reports}
-chosen = st.selectbox("Report", list(names), format_func=names.get, key="eval_report")
-report = next(r for r in reports if r.path == chosen)
+titles = {str(report.path): report.title for report in reports}
+chosen = st.selectbox("Report", list(titles), format_func=titles.get,
+                      key="eval_report", help="Reports shipped with the app, then the ones your own runs wrote.")
+report = next(r for r in reports if str(r.path) == chosen)
+k, n = report.k, report.overlap_k
 split = report.split
-st.caption(f"Split seed {split.get('seed')}: {split.get('train')} train / {split.get('test')} test articles; "
-           f"k = {report.k}.")
+st.caption(f"{len(report.spaces)} spaces, k = {k}; split seed {escape_markdown(str(split.get('seed')))}: "
+           f"{split.get('train')} train / {split.get('test')} test articles. "
+           f"File: {code_span(report.path.name)}.")
 controls = st.columns(2)
-pool = controls[0].radio("Pool", list(POOL_TITLES), format_func=POOL_TITLES.get, key="eval_pool")
-metric = controls[1].radio("Chart metric", list(METRICS), format_func=lambda m: f"{METRICS[m]}@{report.k}",
-                           horizontal=True, index=2, key="eval_metric")
+pool = controls[0].radio("Candidates (pool)", list(POOL_TITLES), format_func=POOL_TITLES.get, key="eval_pool")
+metric = controls[1].radio("Chart", list(METRICS), format_func=lambda m: metric_header(m, k, n), index=2,
+                           key="eval_metric")
 
-for aspect, place in zip(report.aspects, st.columns(max(1, len(report.aspects)))):
-    with place:
-        st.subheader(escape_markdown(aspect))
-        rows = report.metric_rows(aspect, pool)
-        st.dataframe(rows, hide_index=True, column_config={key: st.column_config.NumberColumn(format="%.3f")
-                                                           for key in rows[0] if key != "space"})
-        column = f"{METRICS[metric]}@{report.k}"
-        st.plotly_chart(metric_bar_figure(rows, column, f"{aspect}: {column}"), key=f"eval-{aspect}")
+with st.expander("What the numbers mean"):
+    st.markdown("\n".join(f"- **{escape_markdown(metric_title(m, k, n))}**: {escape_markdown(metric_meaning(m, k, n))}"
+                          for m in TABLE_METRICS))
+    st.markdown(f"Higher is better for P, R, MRR, MAP and AgTS; the best value of each column is in **bold**. "
+                f"AgTS is measured on test articles and Overlap@{n} on all articles, whatever the pool.")
 
-st.subheader("AgTS and overlap with the generic space")
-st.dataframe(report.secondary_rows(), hide_index=True)
-for space, note in report.notes.items():
-    st.caption(escape_markdown(f"{space}: {note}"))
+for column, tab in zip(report.aspects, st.tabs([escape_markdown(column_title(c)) for c in report.aspects])):
+    with tab:
+        counts = report.seed_counts(column, pool)
+        seeds = ""
+        if counts is not None:
+            seeds = f" {counts[0]:,} test articles are scored as seeds"
+            seeds += (f"; {counts[1]:,} more have no relevant article among the candidates and are left out."
+                      if counts[1] else ".")
+        st.markdown(f"A neighbour is relevant when it {escape_markdown(column_relevance(column))}.{seeds}")
+        table = metric_table(report, column, pool)
+        st.table(table.rows, hide_index=True)
+        for line in table.left_out:
+            st.caption(escape_markdown(line))
+        rows = report.metric_rows(column, pool)
+        st.plotly_chart(metric_bar_figure(rows, f"{METRICS[metric]}@{k}",
+                                          f"{column_title(column)}: {metric_title(metric, k, n)}"),
+                        key=f"eval-{column}")
+
+if report.notes:
+    with st.expander("What each space is (its query)"):
+        st.table([{"space": escape_markdown(space), "query": code_span(note)} for space, note in report.notes.items()],
+                 hide_index=True)
+maintainer_notes()

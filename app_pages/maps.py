@@ -1,4 +1,5 @@
-"""Maps: t-SNE of a sample of two spaces side by side, coloured by an aspect's labels; click to reseed.
+"""Maps: t-SNE of a sample of two spaces side by side, coloured by an aspect's labels; a click marks the
+article in both maps and offers to map or explore from it.
 
 The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the URL.
 """
@@ -6,14 +7,28 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_views.columns import map_plan, map_side, map_spaces, missing_spaces_hint, space_label
-from app_views.corpus_choice import chosen_corpus
+from app_views.columns import map_overlap, map_plan, map_side, map_spaces, space_label
+from app_views.corpus_choice import chosen_corpus, corpus_param
 from app_views.engine_cache import load_engine
-from app_views.figures import colour_map, map_figure
+from app_views.figures import colour_map, map_figure, selected_article
 from app_views.markdown import escape_markdown
 from app_views.view_session import explore_view
-from app_views.view_widgets import reseed_from_chart, seed_picker
-from explore.maps import DEFAULT_SAMPLE
+from app_views.view_widgets import seed_picker
+from explore.maps import DEFAULT_SAMPLE, TOP_LABELS
+
+HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
+
+
+def _clicked(chart_key: str, seed_id: str | None) -> None:
+    """A chart's on_select callback: mark the clicked article in both maps (a click on nothing unmarks)."""
+    chosen = selected_article(st.session_state[chart_key].selection)
+    st.session_state[HIGHLIGHT] = (seed_id, chosen) if chosen else None
+
+
+def _map_from(article_id: str) -> None:
+    st.session_state[HIGHLIGHT] = None
+    explore_view().set_seed(article_id)
+
 
 view = explore_view()
 corpus = chosen_corpus()
@@ -41,26 +56,48 @@ default_aspect = right_aspects[0] if right_aspects else None
 colour_aspect = controls[2].selectbox(
     "Colour by", aspects or ["(none)"], key="map_colour",
     index=aspects.index(default_aspect) if default_aspect else 0, disabled=not aspects)
+colour_aspect = colour_aspect if aspects else None
 size = controls[3].number_input("Sample size", min_value=50, max_value=100_000, value=DEFAULT_SAMPLE, step=500,
                                 key="map_sample")
 if size > len(corpus):
     st.info(f"The corpus has {len(corpus):,} articles: the map shows all of them.")
 
-hint = missing_spaces_hint(corpus, engine)
-if hint:
-    st.caption(hint)
 plan = map_plan(engine, seed, (left, right), k, size)
 sample = plan.sample
-st.caption(f"{len(sample.rows):,} articles, the same in both maps. Hover for title and labels; the ★ is the seed, "
-           f"◇ its {k} nearest neighbours in that space; click a point to make it the seed. "
-           f"Seed and neighbours outside the random sample are placed beside their nearest sampled articles.")
+st.caption(f"{len(sample.rows):,} articles, the same in both maps: ★ the seed, ◇ its {k} nearest neighbours in "
+           f"that space. Hover for title and labels; click a point to mark it in both maps. Seed and neighbours "
+           f"outside the random sample are placed beside their nearest sampled articles.")
+if seed is not None:
+    st.markdown(map_overlap(engine, seed, (left, right)))
+
+seed_id = seed.id if seed else None
+marked = st.session_state.get(HIGHLIGHT)
+highlight = marked[1] if marked and marked[0] == seed_id and marked[1] in corpus else None
+with st.container(horizontal=True, vertical_alignment="center"):
+    if highlight is None:
+        st.markdown("Click a point to mark it in both maps.")
+    else:
+        title = escape_markdown(corpus[highlight].title)
+        st.markdown(f"Marked in both maps (red ring): **{title}**")
+        st.button(f"Map from {title}", key="map_from", on_click=_map_from, args=(highlight,),
+                  icon=":material/scatter_plot:")
+        st.page_link("app_pages/explore.py", label=f"Explore from {title}", icon=":material/explore:",
+                     query_params=view.url_query(corpus, seed_id=highlight) | corpus_param(corpus.name))
 
 columns = st.columns(2)
+shown = []
 for side, (place, kind) in enumerate(zip(columns, (left, right))):
     with place:
         with st.spinner(f"Projecting {len(sample.base):,} articles of the {label(kind)} (t-SNE; cached "
                         f"on disk afterwards)…"):
-            points = map_side(engine, plan, kind, seed, colour_aspect if aspects else None)
-        key = f"map-{side}-{kind}-{seed.id if seed else ''}"
-        st.plotly_chart(map_figure(points, f"{label(kind)} ({points.method})", colour_map(points.legend)),
-                        key=key, on_select=lambda key=key: reseed_from_chart(key, corpus), selection_mode="points")
+            points = map_side(engine, plan, kind, seed, colour_aspect)
+        shown.append(points)
+        key = f"map-{side}-{kind}-{seed_id or ''}"
+        st.plotly_chart(map_figure(points, f"{label(kind)} ({points.method})", colour_map(points.ranks), highlight),
+                        key=key, on_select=lambda key=key: _clicked(key, seed_id), selection_mode="points")
+
+if colour_aspect:
+    aspect = escape_markdown(colour_aspect)
+    st.caption(f"Colours: the {TOP_LABELS} most common {aspect} labels of the whole corpus, each always in the same "
+               f"colour (across seeds and in both maps); mid grey: other {aspect} labels; faint light grey: no "
+               f"{aspect} label ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it.")

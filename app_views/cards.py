@@ -1,4 +1,5 @@
-"""What a result card shows: title, snippet (explore/corpus/snippet.py), score and shared labels."""
+"""What a result card shows: title, snippet (explore/corpus/snippet.py), score, shared labels and the
+other columns that show the same article."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,6 +19,12 @@ class Card:
     url: str = ""
     score: float | None = None
     shared: Mapping[str, list[str]] = field(default_factory=dict)
+    also_in: tuple[str, ...] = ()  # labels of the other columns that show this article
+
+    @property
+    def bar(self) -> float:
+        """The score as a bar's fill, 0..1 (a cosine can dip below 0)."""
+        return min(max(float(self.score or 0.0), 0.0), 1.0)
 
     @property
     def shared_count(self) -> int:

@@ -1,5 +1,6 @@
-"""The explore view's columns for one seed — Wikipedia links, generic, each aspect space, union,
-intersection and a custom blend — as cards; and what the maps need from the same engine.
+"""The explore view's columns for one seed — Wikipedia links, generic, the reader's mix, the aspect
+spaces the seed has, union, intersection — as cards that say why; and what the maps need from the
+same engine.
 The only module the app uses to ask the neighbour engine (explore/neighbours.py).
 """
 from __future__ import annotations
@@ -12,11 +13,15 @@ import numpy as np
 
 from app_views.cards import Card, card_for
 from app_views.markdown import code_span, escape_markdown, map_hover
+from app_views.mix import absent_aspect_spaces
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
-from explore.maps import MapPoints, ProjectionParams, Sample, map_points, project_sample, select_sample
+from explore.links_column import hidden_note
+from explore.maps import (MapPoints, ProjectionParams, Sample, map_points, project_sample, select_sample,
+                          top_overlap)
 from explore.neighbours import Neighbourhood
 from explore.query import LINKS, Blend, Kind, Query
+from explore.ranking import LINKS_COMPONENT
 
 @dataclass
 class Column:
@@ -24,18 +29,76 @@ class Column:
     heading: str
     cards: list[Card] = field(default_factory=list)
     note: str = ""  # what the column approximates, or why it is empty
+    description: str = ""  # what the column is, in one plain sentence
+    label: str = ""  # its short name, in a card's "also in" note
 
 
 def column_heading(query: Query) -> str:
     if query.kind is Kind.ASPECT:
         return f"{query.name} space"
     if query.kind is Kind.BLEND:
-        mix = " + ".join(f"{weight:g} {name}" for name, weight in query.blend.weights)
-        return f"custom blend: {mix}"
+        return "your mix"
     if query.name:
         return f"{query.kind} space {query.name}"
-    return {Kind.LINKS: "Wikipedia links", Kind.GENERIC: "generic", Kind.UNION: "union space (any aspect)",
-            Kind.INTERSECTION: "intersection space (all aspects)"}.get(query.kind, str(query))
+    return {Kind.LINKS: "Wikipedia links", Kind.GENERIC: "generic", Kind.UNION: "union space",
+            Kind.INTERSECTION: "intersection space"}.get(query.kind, str(query))
+
+
+def column_label(query: Query) -> str:
+    """The column's name in a card's "also in" note."""
+    if query.kind is Kind.BLEND:
+        return "your mix"
+    return query.name if query.kind is Kind.ASPECT else str(query).replace(":", " ")
+
+
+def _either(names: list[str], word: str = "or") -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
+
+
+def mix_description(blend: Blend) -> str:
+    """The mix in words: each part's share of the score."""
+    parts = [("linked from this article" if name == LINKS_COMPONENT else f"{name} similarity", weight)
+             for name, weight in blend.normalised().items()]
+    return "Your mix: " + " + ".join(f"{weight:.0%} {what}" for what, weight in parts) + ". Change it above."
+
+
+def column_description(engine: Neighbourhood, query: Query) -> str:
+    """What a column is, in one sentence a new reader understands."""
+    if query.kind is Kind.LINKS:
+        return engine.links_description()
+    if query.kind is Kind.BLEND:
+        return mix_description(query.blend)
+    try:
+        (name,) = engine.resolve(query)
+    except AspectNavError:
+        return ""
+    space = engine.spaces[name]
+    aspects = list(space.aspects)
+    if space.kind == "generic":
+        return "Similar overall: the whole lead in one embedding, no aspect singled out."
+    if space.kind == "aspect":
+        return f"Similar in {_either(aspects)}: trained to put articles with the same {_either(aspects)} label close."
+    if space.kind == "union":
+        return f"Similar in any of {_either(aspects)}: trained to put articles sharing a label of either close."
+    if space.kind == "intersection":
+        return (f"Similar in {_either(aspects, 'and')} at once: trained to put articles sharing a label of each "
+                "close.")
+    return f"The {space.kind} space {name}."
+
+
+def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:
+    """One line (Markdown) for the columns left out: the aspect spaces of aspects the seed has no label
+    of, or the links column for a free-text seed."""
+    if seed is None:
+        has_links = LINKS in engine.available_queries()
+        return "Links need an article seed, so the Wikipedia links column is left out." if has_links else ""
+    absent = absent_aspect_spaces(engine, seed)
+    if not absent:
+        return ""
+    aspects = list(dict.fromkeys(a for name in absent for a in engine.spaces[name].aspects))
+    those = "that space is" if len(absent) == 1 else "those spaces are"
+    return (f"*{escape_markdown(seed.title)}* has no {escape_markdown(_either(aspects))} label, "
+            f"so {those} left out.")
 
 
 def map_spaces(engine: Neighbourhood) -> list[str]:
@@ -46,11 +109,6 @@ def map_spaces(engine: Neighbourhood) -> list[str]:
 def space_label(engine: Neighbourhood, name: str) -> str:
     kind = engine.spaces[name].kind
     return name if kind == name else f"{name} ({kind})"
-
-
-def blendable_spaces(engine: Neighbourhood) -> list[str]:
-    """Space names a blend can weigh (aspect spaces first, generic last)."""
-    return sorted(engine.spaces, key=lambda name: (engine.spaces[name].kind == "generic", name))
 
 
 def space_vectors(engine: Neighbourhood, name: str) -> np.ndarray:
@@ -84,6 +142,18 @@ def map_plan(engine: Neighbourhood, seed: Article | None, names: Sequence[str], 
     return MapPlan(select_sample(len(corpus), int(size), required), neighbours)
 
 
+OVERLAP_AT = 10
+
+
+def map_overlap(engine: Neighbourhood, seed: Article, names: Sequence[str], n: int = OVERLAP_AT) -> str:
+    """One line (Markdown): how far the two spaces agree on the seed's n nearest articles (Jaccard@n)."""
+    first, second = (neighbour_ids(engine, seed, name, n) for name in names)
+    shared = len(set(first) & set(second))
+    return (f"**Top-{n} overlap (Jaccard@{n}): {top_overlap(first, second):.2f}** — {shared} of "
+            f"*{escape_markdown(seed.title)}*'s {n} nearest articles are the same in both spaces "
+            f"(1: the same {n}; 0: none in common).")
+
+
 def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | None, colour_aspect: str | None,
              params: ProjectionParams = ProjectionParams()) -> MapPoints:
     """The points of one space's map: t-SNE of the sample (cached on disk), seed and neighbours marked,
@@ -108,37 +178,61 @@ def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None) -> str:
             f"Train one with {code_span(train)}, then add it with {code_span(build)}.")
 
 
-def _column(corpus: Corpus, query: Query, heading: str, results, seed: Article | None) -> Column:
+def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) -> Column:
+    corpus = engine.corpus
     cards = [card_for(corpus[r.id], seed, r.score, r.shared) for r in results]
     note = ""
-    if query == LINKS:
-        if corpus.provenance.links == "mentions":
-            note = "Titles mentioned in the lead: an approximation of the lead's hyperlinks."
-        if not cards:
-            note = "This article links to no other article of the corpus."
-    return Column(query, heading, cards, note)
+    if query == LINKS and not cards:
+        note = "This article links to no other article of the corpus."
+    if query == LINKS and seed is not None:
+        note = " ".join(filter(None, [note, hidden_note(corpus, engine.links_of(seed).hidden)]))
+    return _described(engine, query, cards, note)
+
+
+def _described(engine: Neighbourhood, query: Query, cards: list[Card] | None = None, note: str = "") -> Column:
+    return Column(query, column_heading(query), cards or [], note, column_description(engine, query),
+                  column_label(query))
+
+
+def _seed_queries(engine: Neighbourhood, seed: Article | None, blend: Blend | None) -> list[Query]:
+    """Links and generic, the reader's mix, then the spaces: for an article seed only the aspect
+    spaces of aspects it has (union and intersection stay); a free-text seed keeps every space, and
+    has no links."""
+    absent = set(absent_aspect_spaces(engine, seed)) if seed is not None else set()
+    queries = [q for q in engine.available_queries() if not (q.kind is Kind.ASPECT and q.name in absent)
+               and not (seed is None and q == LINKS)]
+    first = sum(q.kind in (Kind.LINKS, Kind.GENERIC) for q in queries)
+    mix = [Query.blended(blend)] if engine.spaces and blend is not None else []
+    return queries[:first] + mix + queries[first:]
+
+
+def mark_repeats(columns: list[Column]) -> list[Column]:
+    """Each card notes the other columns that show the same article: where the spaces agree."""
+    where: dict[str, list[str]] = {}
+    for column in columns:
+        for card in column.cards:
+            where.setdefault(card.id, []).append(column.label)
+    for column in columns:
+        column.cards = [replace(card, also_in=tuple(label for label in where[card.id] if label != column.label))
+                        for card in column.cards]
+    return columns
 
 
 def explore_columns(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None, text: str | None, k: int,
                     blend: Blend | None = None) -> list[Column]:
-    """One column per query for an article seed (or a free-text seed), plus a custom blend column
+    """One column per query for an article seed (or a free-text seed), with the reader's mix third
     when `blend` is given. A query that cannot answer yields an empty column whose note says why,
     instead of failing the whole view."""
     engine = engine if engine is not None else Neighbourhood(corpus, {})  # no spaces: links still answer
-    queries = engine.available_queries() + ([Query.blended(blend)] if engine.spaces and blend is not None else [])
     columns = []
-    for query in queries:
-        heading = column_heading(query)
-        if seed is None and query == LINKS:
-            columns.append(Column(query, heading, note="Links need an article seed."))
-            continue
+    for query in _seed_queries(engine, seed, blend):
         try:
             if seed is not None:
                 results = engine.neighbours(seed, query, k)
             else:
                 results = engine.neighbours_for_text(text, query, k)
         except AspectNavError as error:
-            columns.append(Column(query, heading, note=str(error)))
+            columns.append(_described(engine, query, note=str(error)))
             continue
-        columns.append(_column(corpus, query, heading, results, seed))
-    return columns
+        columns.append(_column(engine, query, results, seed))
+    return mark_repeats(columns)

@@ -9,9 +9,18 @@ from explore.corpus.model import Corpus
 from explore.maps import NO_LABEL, OTHER, MapPoints
 from study.analysis import StudyReport
 
-# 15 distinct colours for the top labels; "other" and "no label" are greys.
-PALETTE = px.colors.qualitative.Dark24
+# One distinct colour per ranked label (explore.maps.TOP_LABELS); "other" and "no label" are greys.
+PALETTE = px.colors.qualitative.Bold[:10]
 GREYS = {OTHER: "#9e9e9e", NO_LABEL: "#d9d9d9"}
+
+
+def _titled(figure: go.Figure, title: str, height: int, bottom: int = 10) -> go.Figure:
+    """The title sits just above the plot, below the hover toolbar (plotly's and Streamlit's) that
+    covers the figure's top 40 px, so the two never overlap."""
+    figure.update_layout(title=dict(text=title, x=0, xanchor="left", xref="container", y=1, yref="paper",
+                                    yanchor="bottom", pad=dict(b=10, l=10), font=dict(size=15)),
+                         height=height, margin=dict(l=10, r=10, t=80, b=bottom))
+    return figure
 
 
 def label_distribution_figure(corpus: Corpus, aspect: str, top: int = 15) -> go.Figure:
@@ -20,64 +29,90 @@ def label_distribution_figure(corpus: Corpus, aspect: str, top: int = 15) -> go.
     labels = [escape_html(label) for label, _ in counts][::-1]
     values = [count for _, count in counts][::-1]
     figure = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#4c78a8"))
-    figure.update_layout(title=f"{escape_html(aspect)}: top {len(labels)} of {len(all_counts)} labels "
-                               f"({corpus.coverage(aspect):.0%} of articles labelled)",
-                         height=120 + 18 * len(labels), margin=dict(l=10, r=10, t=40, b=10),
-                         xaxis_title="articles")
-    return figure
+    figure.update_layout(xaxis_title="articles")
+    return _titled(figure, f"{escape_html(aspect)}: top {len(labels)} of {len(all_counts)} labels "
+                           f"({corpus.coverage(aspect):.0%} of articles labelled)", 150 + 18 * len(labels))
 
 
 def metric_bar_figure(rows: list[dict], column: str, title: str) -> go.Figure:
-    """One bar per space for a 0..1 retrieval metric; missing values are shown as a dash."""
-    figure = go.Figure(go.Bar(x=[r["space"] for r in rows], y=[r[column] for r in rows], marker_color="#4c78a8",
-                              text=[f"{r[column]:.3f}" if r[column] is not None else "–" for r in rows],
-                              textposition="outside"))
-    figure.update_layout(title=escape_html(title), height=360, margin=dict(l=10, r=10, t=40, b=10),
-                         yaxis=dict(range=[0, 1]))
-    return figure
+    """One bar per space for a 0..1 retrieval metric; a space without a value shows "n/a" on an empty bar."""
+    figure = go.Figure(go.Bar(x=[escape_html(r["space"]) for r in rows], y=[0 if r[column] is None else r[column] for r in rows],
+                              marker_color="#4c78a8",
+                              text=[f"{r[column]:.3f}" if r[column] is not None else "n/a" for r in rows],
+                              textposition="outside", cliponaxis=False))
+    figure.update_layout(yaxis=dict(range=[0, 1.05]))
+    return _titled(figure, escape_html(title), 400)
 
 
-def colour_map(legend: list[str]) -> dict[str, str]:
-    named = [label for label in legend if label not in GREYS]
-    return {label: PALETTE[i % len(PALETTE)] for i, label in enumerate(named)} | GREYS
+def colour_map(ranks: dict[str, int]) -> dict[str, str]:
+    """Label → colour from the label's corpus-wide rank (explore.maps.label_ranks): the same label
+    has the same colour in both maps and for every seed; "other" and "no label" are greys."""
+    return {label: PALETTE[rank % len(PALETTE)] for label, rank in ranks.items()} | GREYS
 
 
-def map_figure(points: MapPoints, title: str, colours: dict[str, str]) -> go.Figure:
-    """Sample points coloured by label (one trace per label, so the legend filters), then the
-    neighbours and the seed on top. customdata carries the article id for click-to-reseed. Plotly renders
-    tags in names and text, so labels and titles are escaped here; `points.hover` comes escaped (map_side),
-    and without it the hover shows the escaped title."""
+def _pointer(points: MapPoints, row: int, text: str, colour: str, away_from: dict | None = None) -> dict:
+    """A label beside a point with an arrow to it, on a white box, offset towards the middle of the map so
+    it stays inside the plot and never hides the point it names; `away_from` (another label) sends this
+    one to the other side vertically, so two labels on nearby points do not cover each other."""
+    x, y = (float(v) for v in points.coords[row])
+    middle_x, middle_y = (float(v) for v in (points.coords.min(axis=0) + points.coords.max(axis=0)) / 2)
+    ay = -50 if y < middle_y else 50  # screen pixels: negative is up
+    if away_from is not None:
+        ay = -away_from["ay"]
+    return dict(x=x, y=y, text=text, showarrow=True, arrowhead=2, arrowwidth=1.5, arrowcolor=colour,
+                ax=60 if x < middle_x else -60, ay=ay, standoff=9, bgcolor="rgba(255,255,255,0.9)",
+                bordercolor=colour, borderwidth=1, borderpad=3, font=dict(size=12, color="#111"))
+
+
+def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None) -> go.Figure:
+    """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
+    faint and out of the legend), the neighbours and the seed on top, the seed's title and the
+    `highlight`ed (clicked) article's title pointed at from beside. customdata carries the article id for
+    clicks. Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
+    Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
+    comes escaped (map_side), and without it the hover shows the escaped title."""
     hover = points.hover or [escape_html(title) for title in points.titles]
     figure = go.Figure()
     by_label: dict[str, list[int]] = {}
     for index, label in enumerate(points.colour):
         by_label.setdefault(label, []).append(index)
-    for label in points.legend:
+    faint = dict(size=4, opacity=0.35)
+    for label in ([NO_LABEL] if NO_LABEL in by_label else []) + points.legend:
         rows = by_label[label]
+        style = faint if label == NO_LABEL else dict(size=6, opacity=0.85)
         figure.add_trace(go.Scattergl(
             x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers",
-            name=f"{escape_html(label)} ({len(rows)})",
-            marker=dict(size=5, color=colours.get(label, "#777"), opacity=0.75),
-            customdata=[points.ids[i] for i in rows], hovertext=[hover[i] for i in rows],
-            hoverinfo="text",
+            name=f"{escape_html(label)} ({len(rows)})", showlegend=label != NO_LABEL,
+            marker=dict(color=colours.get(label, "#777"), **style),
+            unselected=dict(marker=dict(opacity=style["opacity"])),  # a click marks one point, dims none
+            customdata=[points.ids[i] for i in rows], hovertext=[hover[i] for i in rows], hoverinfo="text",
         ))
-    for role, style in (("neighbour", dict(size=11, symbol="diamond", color="rgba(0,0,0,0)",
-                                           line=dict(width=2, color="#111"))),
-                        ("seed", dict(size=18, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111")))):
-        rows = [i for i, r in enumerate(points.role) if r == role]
+    marks = [("◇ neighbours", [i for i, r in enumerate(points.role) if r == "neighbour"],
+              dict(size=11, symbol="diamond-open", color="#111", line=dict(width=2))),
+             ("★ seed", [i for i, r in enumerate(points.role) if r == "seed"],
+              dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111")))]
+    if highlight in points.ids:
+        marks.append(("clicked", [points.ids.index(highlight)],
+                      dict(size=22, symbol="circle-open", color="#d62728", line=dict(width=3))))
+    for name, rows, style in marks:  # the caption and the labels explain these: no legend entries
         if rows:
-            figure.add_trace(go.Scatter(
-                x=points.coords[rows, 0], y=points.coords[rows, 1],
-                mode="markers+text" if role == "seed" else "markers",
-                name=role, marker=style,
-                text=[escape_html(points.titles[i]) for i in rows] if role == "seed" else None,
-                textposition="top center", customdata=[points.ids[i] for i in rows],
+            figure.add_trace(go.Scattergl(
+                x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers", name=name, showlegend=False,
+                marker=style, unselected=dict(marker=dict(opacity=1)), customdata=[points.ids[i] for i in rows],
                 hovertext=[hover[i] for i in rows], hoverinfo="text",
             ))
-    figure.update_layout(title=escape_html(title), height=620, margin=dict(l=10, r=10, t=40, b=10),
-                         legend=dict(font=dict(size=10)),
-                         xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan")
-    return figure
+    seeds = marks[1][1]
+    seed_label = _pointer(points, seeds[0], f"★ {escape_html(points.titles[seeds[0]])}", "#111") if seeds else None
+    if seed_label:
+        figure.add_annotation(seed_label)
+    if highlight in points.ids:
+        row = points.ids.index(highlight)
+        figure.add_annotation(_pointer(points, row, escape_html(points.titles[row]), "#d62728", seed_label))
+    figure.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top",
+                                     font=dict(size=10), itemsizing="constant", itemwidth=30, tracegroupgap=0),
+                         xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan",
+                         plot_bgcolor="white")
+    return _titled(figure, escape_html(title), 640, bottom=70)
 
 
 def selected_article(selection) -> str | None:

@@ -62,8 +62,10 @@ def aspect_chips(article: Article) -> str:
 
 
 def shared_chips(card: Card) -> str:
-    """The labels a card shares with the seed, highlighted; nothing when it shares none."""
-    return " ".join(_badges("green", card.shared))
+    """The labels a card shares with the seed, highlighted; nothing when it shares none. Highlighted
+    text, not badges: a badge is cut to its column's width, text wraps."""
+    return " ".join(f":green-background[{escape_markdown(name)}: {escape_markdown(label)}]"
+                    for name, values in card.shared.items() for label in values)
 
 
 def link_caption(corpus: Corpus) -> str:

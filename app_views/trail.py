@@ -1,4 +1,5 @@
-"""The breadcrumb trail of visited seeds: visit appends, back pops, jump cuts the trail."""
+"""The breadcrumb trail of visited seeds, kept like a browser's history: back and jump move along it
+and keep the seeds after (forward goes there again); a new seed from an earlier place drops them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,30 +9,50 @@ MAX_TRAIL = 12
 
 @dataclass
 class Trail:
-    """Seeds visited in order; the last one is the current seed. Kept per user (session state)."""
+    """Seeds visited in order and where the reader stands (`position`): seeds after it are the
+    forward part. Kept per user (session state)."""
 
     seeds: list[str] = field(default_factory=list)
     limit: int = MAX_TRAIL
+    position: int = -1  # index of the current seed; -1: no seed yet
 
     @property
     def current(self) -> str | None:
-        return self.seeds[-1] if self.seeds else None
+        return self.seeds[self.position] if self.seeds else None
+
+    @property
+    def forward_part(self) -> list[str]:
+        """The seeds after the current one (greyed in the trail bar; forward reaches them)."""
+        return self.seeds[self.position + 1:]
 
     def visit(self, seed: str) -> None:
-        """Make `seed` current; visiting the current seed again changes nothing."""
+        """Make `seed` current. The current seed again changes nothing; the next seed moves forward;
+        any other seed drops the forward part and ends the trail, as a browser does."""
         if seed == self.current:
             return
+        if self.forward_part[:1] == [seed]:
+            self.position += 1
+            return
+        del self.seeds[self.position + 1:]
         self.seeds.append(seed)
         del self.seeds[: max(0, len(self.seeds) - self.limit)]
+        self.position = len(self.seeds) - 1
 
     def back(self) -> str | None:
-        """Drop the current seed and return the previous one (None when there is none)."""
-        if len(self.seeds) < 2:
+        """Step to the previous seed and return it (None at the start); the seeds after stay."""
+        if self.position < 1:
             return None
-        self.seeds.pop()
+        self.position -= 1
+        return self.current
+
+    def forward(self) -> str | None:
+        """Step to the next seed and return it (None at the end)."""
+        if not self.forward_part:
+            return None
+        self.position += 1
         return self.current
 
     def jump(self, index: int) -> str:
-        """Return to the seed at `index` of the trail, forgetting the ones after it."""
-        del self.seeds[index + 1:]
-        return self.seeds[index]
+        """Stand on the seed at `index` of the trail; the seeds after it stay."""
+        self.position = max(0, min(index, len(self.seeds) - 1))
+        return self.current

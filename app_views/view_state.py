@@ -15,7 +15,7 @@ from explore.errors import AspectNavError
 from explore.query import Blend
 
 DEFAULT_CORPUS = "vital"
-DEFAULT_PER_ROW = 7
+DEFAULT_PER_ROW = 4  # columns wide enough for a card's labels and its similarity bar at 1600 px
 MAX_WEIGHT = 1.0  # the blend sliders' range is 0..MAX_WEIGHT
 CORPUS_PARAM = "corpus"  # kept in the URL by the corpus picker, not by the view's seed/k/blend mirror
 
@@ -37,6 +37,8 @@ class ExploreView:
     corpus: str = DEFAULT_CORPUS
     seed_id: str | None = None
     text: str | None = None  # a free-text seed (only when there is no article seed)
+    text_mode: bool = False  # the seed picker shows the free-text box (even while it is empty)
+    missing_seed: str | None = None  # a URL's seed that names no article: the picker offers close titles
     trail: Trail = field(default_factory=Trail)
     k: int = DEFAULT_K
     blend: Blend | None = None
@@ -49,17 +51,36 @@ class ExploreView:
         """Make an article (or, with no article, a free text) the seed; an article joins the trail."""
         self.seed_id = article_id or None
         self.text = None if article_id else (text or None)
+        self.missing_seed = None
         if article_id:
+            self.text_mode = False
             self.trail.visit(article_id)
+        elif text:
+            self.text_mode = True
+
+    def switch_mode(self, text_mode: bool) -> None:
+        """Article ↔ free text: nothing of the other mode stays on screen. Free text starts empty;
+        articles come back to the trail's current seed (if any)."""
+        if text_mode == self.text_mode:
+            return
+        self.text_mode = text_mode
+        self.seed_id = None if text_mode else self.trail.current
+        self.text = self.missing_seed = None
 
     def back(self) -> None:
-        """Return to the previous seed of the trail (nothing happens at its start)."""
+        """Return to the previous seed of the trail (nothing happens at its start); forward returns."""
         previous = self.trail.back()
         if previous:
             self.set_seed(previous)
 
+    def forward(self) -> None:
+        """Go to the next seed of the trail again (after back or a jump)."""
+        following = self.trail.forward()
+        if following:
+            self.set_seed(following)
+
     def jump(self, index: int) -> None:
-        """Return to the trail's seed at `index`, forgetting the ones after it."""
+        """Go to the trail's seed at `index`; the seeds after it stay in the trail (forward reaches them)."""
         self.set_seed(self.trail.jump(index))
 
     def seed_article(self, corpus: Corpus) -> Article | None:
@@ -78,7 +99,7 @@ class ExploreView:
         if name == self.corpus:
             return
         self.corpus = name
-        self.seed_id = self.text = None
+        self.seed_id = self.text = self.missing_seed = None
         self.trail = Trail()
         self.url_written = None
 
@@ -97,9 +118,9 @@ class ExploreView:
         if state.seed:
             try:
                 self.set_seed(corpus.find(state.seed).id)
-            except AspectNavError as error:  # unknown or ambiguous title: said to the user as it is
-                problems.append(str(error))
+            except AspectNavError:  # unknown or ambiguous title: the seed picker offers the closest ones
                 self.set_seed(None)
+                self.text_mode, self.missing_seed = False, state.seed
         else:
             self.set_seed(None, state.text)
         self.url_written = query
@@ -111,4 +132,6 @@ class ExploreView:
         seed_id = seed_id or self.seed_id
         text = None if seed_id else self.text
         seed = seed_param(corpus.ids_by_title, seed_id, corpus[seed_id].title) if seed_id in corpus else None
+        if seed is None and text is None:  # kept until the reader picks a title, so a reload asks again
+            seed = self.missing_seed
         return to_query(ViewState(seed=seed, text=text, k=self.k, blend=self.blend))

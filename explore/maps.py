@@ -7,6 +7,8 @@ projection is cached under `<data home>/maps/` keyed by space + sample + paramet
 the map must show that are not in the base sample (the seed, its neighbours) are placed at the
 similarity-weighted mean of their nearest sampled articles in the same space: the initial
 position openTSNE's own `transform` starts from, without its optimisation (instant, stable).
+Points take the colour of their label's rank in the whole corpus (`label_ranks`), never of their
+place in the sample, so a label keeps its colour across seeds, samples and spaces.
 """
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ import json
 import logging
 import os
 import zipfile
-from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -29,7 +30,7 @@ from explore.settings import data_home
 log = logging.getLogger(__name__)
 
 DEFAULT_SAMPLE = 2000
-TOP_LABELS = 15
+TOP_LABELS = 10  # coloured labels: more colours stop being told apart
 OTHER = "other"
 NO_LABEL = "(no label)"
 PLACE_NEIGHBOURS = 5
@@ -181,24 +182,26 @@ def _save_atomically(path: Path, **arrays) -> None:
         np.savez(stream, **arrays)
 
 
-def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, top: int = TOP_LABELS) -> list[str]:
-    """Per row: its most common label among the sample's `top` labels of `aspect`, else "other".
+def label_ranks(corpus: Corpus, aspect: str | None, top: int = TOP_LABELS) -> dict[str, int]:
+    """The `top` most frequent labels of `aspect` in the whole corpus, most frequent first → rank 0.
 
-    Articles without a label of the aspect get NO_LABEL; an article with several labels is
-    coloured by the one most frequent in the sample, so colours stay few and stable.
-    """
+    A label's colour is its rank here, not its place in a sample: it keeps its colour whatever the
+    seed, the sample or the space, so two maps side by side and two seeds read alike."""
+    if not aspect:
+        return {}
+    return {label: rank for rank, (label, _) in enumerate(corpus.label_counts(aspect).most_common(top))}
+
+
+def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, ranks: dict[str, int]) -> list[str]:
+    """Per row: its label with the lowest rank in `ranks` (label_ranks), "other" when none of its
+    labels is ranked, NO_LABEL when it has no label of `aspect`."""
     if not aspect:
         return [NO_LABEL] * len(rows)
-    labels = [corpus.articles[r].labels(aspect) for r in rows]
-    counts = Counter(label for row_labels in labels for label in row_labels)
-    kept = {label for label, _ in counts.most_common(top)}
     colours = []
-    for row_labels in labels:
-        if not row_labels:
-            colours.append(NO_LABEL)
-            continue
-        inside = [label for label in row_labels if label in kept]
-        colours.append(max(inside, key=lambda label: counts[label]) if inside else OTHER)
+    for row in rows:
+        labels = corpus.articles[row].labels(aspect)
+        ranked = [label for label in labels if label in ranks]
+        colours.append(min(ranked, key=ranks.__getitem__) if ranked else OTHER if labels else NO_LABEL)
     return colours
 
 
@@ -214,17 +217,25 @@ class MapPoints:
     placed: np.ndarray  # True for rows placed into the map rather than projected
     method: str = ""
     cached: bool = False
-    legend: list[str] = field(default_factory=list)  # colour labels, most frequent first
+    legend: list[str] = field(default_factory=list)  # the ranked labels shown, by rank, then "other"
     # Hover labels are HTML, so the app view writes them (app_views.markdown.map_hover, which escapes
     # corpus text); the engine hands over plain data only.
     hover: list[str] = field(default_factory=list)
+    ranks: dict[str, int] = field(default_factory=dict)  # label → its colour's rank (label_ranks)
+    aspect: str | None = None  # the aspect the colours are labels of
+
+    @property
+    def unlabelled_share(self) -> float:
+        """The share of points without a label of the aspect (drawn faint, named in a caption)."""
+        return self.colour.count(NO_LABEL) / len(self.colour) if self.colour else 0.0
 
 
 def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect: str | None,
                seed_id: str | None = None, neighbour_ids: Sequence[str] = (), method: str = "",
                cached: bool = False) -> MapPoints:
     rows = sample.rows.tolist()
-    colours = colour_labels(corpus, rows, colour_aspect)
+    ranks = label_ranks(corpus, colour_aspect)
+    colours = colour_labels(corpus, rows, colour_aspect, ranks)
     neighbours = set(neighbour_ids)
     ids, titles, role = [], [], []
     for row in rows:
@@ -232,7 +243,15 @@ def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect
         ids.append(article.id)
         titles.append(article.title)
         role.append("seed" if article.id == seed_id else "neighbour" if article.id in neighbours else "sample")
-    order = [label for label, _ in Counter(colours).most_common() if label not in (OTHER, NO_LABEL)]
-    legend = order + [label for label in (OTHER, NO_LABEL) if label in colours]
+    present = set(colours)
+    legend = sorted((label for label in present if label in ranks), key=ranks.__getitem__)
+    legend += [OTHER] if OTHER in present else []
     placed = np.arange(len(rows)) >= len(sample.base)
-    return MapPoints(ids, titles, colours, role, coords, placed, method, cached, legend)
+    return MapPoints(ids, titles, colours, role, coords, placed, method, cached, legend, ranks=ranks,
+                     aspect=colour_aspect)
+
+
+def top_overlap(first: Sequence[str], second: Sequence[str]) -> float:
+    """Jaccard overlap of two neighbour lists: shared / in either (1 = the same articles, 0 = none shared)."""
+    a, b = set(first), set(second)
+    return len(a & b) / len(a | b) if a | b else 1.0

@@ -5,6 +5,7 @@ spaces, with the choices) and ranks through explore/ranking.py, the one ranking 
 """
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -14,8 +15,9 @@ import numpy as np
 
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError, InvalidQueryError, UnknownSpaceError
+from explore.links_column import SeedLinks, links_are_ranked, links_description, seed_links
 from explore.query import LINKS, SPACE_KINDS, Blend, Kind, Query
-from explore.ranking import ranked_rows
+from explore.ranking import LINKS_COMPONENT, ranked_rows
 from explore.spaces.space import Space
 
 TEXT_CACHE_SIZE = 64
@@ -47,6 +49,8 @@ class Neighbourhood:
                 raise AspectNavError(f"Space {space.name!r} has {len(space)} rows for {len(corpus)} articles.")
         self._text_vectors: OrderedDict[str, dict[str, np.ndarray]] = OrderedDict()
         self._text_lock = threading.Lock()  # the app serves several sessions from threads
+        # A page asks a seed's links up to three times (column, its note, a blend weighing links).
+        self._links_of_id = functools.lru_cache(maxsize=TEXT_CACHE_SIZE)(self._served_links)
 
     @classmethod
     def open(cls, corpus: Corpus, progress: bool = True) -> "Neighbourhood":
@@ -83,12 +87,16 @@ class Neighbourhood:
 
     def resolve(self, query: "Query | str") -> dict[str, float]:
         """Space name → weight (summing to 1) that `query` ranks by; refuses links, unknown spaces and
-        a query that matches several spaces (naming the queries that tell them apart)."""
+        a query that matches several spaces (naming the queries that tell them apart). In a blend,
+        `links` (explore.ranking.LINKS_COMPONENT) weighs the seed's own links next to the spaces."""
         query = Query.parse(query)
         if query.kind is Kind.LINKS:
             raise InvalidQueryError("Links are not ranked by a space.")
         if query.kind is Kind.BLEND:
-            unknown = [name for name in query.blend.names if name not in self.spaces]
+            if LINKS_COMPONENT in query.blend.names and self.corpus.provenance.links == "none":
+                raise UnknownSpaceError(f"Blend {query.blend} weighs links, but corpus {self.corpus.name!r} has none. "
+                                        f"{self._inventory()}")
+            unknown = [name for name in query.blend.names if name not in self.spaces and name != LINKS_COMPONENT]
             if unknown:
                 raise UnknownSpaceError(f"Blend {query.blend} names unknown space {unknown[0]!r}. {self._inventory()}")
             return query.blend.normalised()
@@ -114,8 +122,9 @@ class Neighbourhood:
         """Rows and scores of the k best articles for the article at `seed_row` (itself excluded),
         among `pool` (sorted rows; None = the whole corpus). What `neighbours` serves, as rows."""
         mix = self.resolve(query)
-        vectors = {name: self.spaces[name].embeddings_[seed_row] for name in mix}
-        return ranked_rows(self.spaces, mix, vectors, k, exclude=seed_row, pool=pool)
+        vectors = {name: self.spaces[name].embeddings_[seed_row] for name in mix if name != LINKS_COMPONENT}
+        linked = self._linked_rows(self.corpus.articles[seed_row]) if LINKS_COMPONENT in mix else ()
+        return ranked_rows(self.spaces, mix, vectors, k, exclude=seed_row, pool=pool, linked=linked)
 
     def neighbours_for_text(self, text: str, query: "Query | str" = "generic", k: int = 10) -> list[Neighbour]:
         """Neighbours of a typed sentence: encoded by each space's encoder (loaded on first use)."""
@@ -126,6 +135,8 @@ class Neighbourhood:
         if query.kind is Kind.LINKS:
             raise InvalidQueryError("Links need an article seed, not free text.")
         mix = self.resolve(query)
+        if LINKS_COMPONENT in mix:
+            raise InvalidQueryError(f"Blend {query.blend} weighs links, which need an article seed, not free text.")
         vectors = self._encode_text(str(text).strip(), list(mix))
         rows, scores = ranked_rows(self.spaces, mix, vectors, k)
         return [self._neighbour(self.corpus.articles[r].id, round(float(s), 6), None) for r, s in zip(rows, scores)]
@@ -141,11 +152,34 @@ class Neighbourhood:
         queries = [q for q in self.available_queries() if not (for_text and q.kind is Kind.LINKS)]
         return queries + ([Query.blended(blend)] if blend is not None else [])
 
+    def links_of(self, seed: "str | Article") -> SeedLinks:
+        """The seed's links as the links column serves them (explore/links_column.py): common-word
+        mentions hidden, ordered by generic similarity to the seed unless the corpus ranks its links."""
+        return self._links_of_id(self.resolve_seed(seed).id)
+
+    def links_description(self) -> str:
+        """What the links column serves and in which order, in one sentence."""
+        by_similarity = self._generic_space() is not None and not links_are_ranked(self.corpus)
+        return links_description(self.corpus, by_similarity)
+
     # -- internals -------------------------------------------------------------------------------
 
     def _links(self, article: Article, k: int) -> list[Neighbour]:
-        ids = [i for i in dict.fromkeys(article.links) if i in self.corpus and i != article.id]
-        return [self._neighbour(i, None, article) for i in ids[:k]]
+        return [self._neighbour(i, None, article) for i in self.links_of(article).ids[:k]]
+
+    def _served_links(self, article_id: str) -> SeedLinks:
+        generic = self._generic_space()
+        similarities = None
+        if generic is not None:
+            similarities = generic.embeddings_ @ generic.embeddings_[self.corpus.position[article_id]]
+        return seed_links(self.corpus, self.corpus[article_id], similarities)
+
+    def _generic_space(self) -> Space | None:
+        return next((space for space in self.spaces.values() if space.kind == Kind.GENERIC.value), None)
+
+    def _linked_rows(self, article: Article) -> list[int]:
+        """Corpus rows of the articles `article` links to, in the links column's order."""
+        return [self.corpus.position[i] for i in self.links_of(article).ids]
 
     def _space_of(self, query: Query) -> str:
         """The one space a generic/aspect/union/intersection query names."""
@@ -204,7 +238,13 @@ class Neighbourhood:
 
     def _inventory(self) -> str:
         kinds = ", ".join(str(q) for q in self.available_queries())
-        return f"Spaces: {self._space_list()}. Kinds: {kinds}{', blend:<space>:<weight>,...' if self.spaces else ''}."
+        return f"Spaces: {self._space_list()}. Kinds: {kinds}{self._blend_spelling()}."
+
+    def _blend_spelling(self) -> str:
+        if not self.spaces:
+            return ""
+        links = f"{LINKS_COMPONENT}:<weight>," if self.corpus.provenance.links != "none" else ""
+        return f", blend:{links}<space>:<weight>,..."
 
 
 def _check_k(k) -> int:

@@ -5,7 +5,9 @@ One spelling everywhere (CLI `--kind`, URL, study files, `training evaluate --sp
     links | generic[:<space>] | aspect:<aspect or space> | union[:<space>] | intersection[:<space>]
     | space:<space> | blend:<space>:<weight>,<space>:<weight>,...
 
-A blend on its own (the URL's `?blend=`, the CLI's `--blend`) is `<space>:<weight>,...`. `parse()` and
+A blend on its own (the URL's `?blend=`, the CLI's `--blend`) is `<space>:<weight>,...`; in a blend,
+`links` weighs "linked from the seed" next to the spaces (`blend:links:0.3,country:0.7`, scored by
+explore/ranking.py). `parse()` and
 `str()` round-trip. The spellings of earlier releases (`name=0.7` and `blend:a+b`) are still read, with
 a FutureWarning, for one release.
 """

@@ -31,3 +31,23 @@ def minilm():
     from explore.encoders import load_encoder
 
     return load_encoder("minilm")
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """One `streamlit run app.py` over a fresh data home, shared by the browser tests of the embedded
+    corpus (a module with its own corpus overrides it): the corpus and each map are built once a run."""
+    from tests.browser import streamlit_server
+
+    with streamlit_server(tmp_path_factory.mktemp("app-home"), tmp_path_factory.mktemp("app-log") / "streamlit.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium with a 1600x1200 page area, the window of the issue's reader; one per module."""
+    from tests.browser import chromium
+
+    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
+        driver.set_window_size(1600, 1343)
+        yield driver

@@ -8,25 +8,11 @@ import time
 
 import pytest
 
-from tests.browser import ARTIFACTS, buttons, chromium, idle, shot, streamlit_server, subheaders, wait
+from tests.browser import ARTIFACTS, buttons, idle, shot, subheaders, wait
 
 pytestmark = pytest.mark.slow
 
 SEED = "Marie Curie"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """`streamlit run app.py` with its own (empty) data home: the embedded corpus; yields the base URL."""
-    home = tmp_path_factory.mktemp("browser-home")
-    with streamlit_server(home, tmp_path_factory.mktemp("browser-log") / "streamlit.log") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
-        yield driver
 
 
 def _credit(driver) -> str:
@@ -36,7 +22,6 @@ def _credit(driver) -> str:
 
 def test_explore_then_maps_in_chromium(server, browser):
     from selenium.webdriver.common.action_chains import ActionChains
-    from selenium.webdriver.common.keys import Keys
 
     driver = browser
     started = time.monotonic()
@@ -45,9 +30,9 @@ def test_explore_then_maps_in_chromium(server, browser):
                    message="seed picker")
     first_render = time.monotonic() - started
     picker.click()
-    picker.send_keys(SEED)
-    time.sleep(1)
-    picker.send_keys(Keys.ENTER)
+    picker.send_keys(SEED)  # the title search offers it (tests/test_app_browser_navigation.py: typos too)
+    wait(driver, lambda d: [b for b in buttons(d, "suggestion-") if b.text.strip() == SEED], message="offered")
+    next(b for b in buttons(driver, "suggestion-") if b.text.strip() == SEED).click()
     wait(driver, lambda d: SEED in subheaders(d), message="seed card")
     wait(driver, lambda d: len(buttons(d, "card-generic-")) >= 3, message="generic column")
     idle(driver)
@@ -68,7 +53,7 @@ def test_explore_then_maps_in_chromium(server, browser):
     wait(driver, lambda d: SEED in subheaders(d), message="back to the first seed")
     idle(driver)
 
-    # Maps: two plotly charts with the seed starred; clicking a point makes it the seed.
+    # Maps: two plotly charts with the seed starred; a click marks a point, "Map from" makes it the seed.
     driver.find_element("css selector", '[data-testid="stSidebarNav"] a[href$="/maps"]').click()
     wait(driver, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) == 2, timeout=600,
           message="two maps")
@@ -80,13 +65,16 @@ def test_explore_then_maps_in_chromium(server, browser):
     # Pixel position of the first neighbour marker, computed by plotly itself.
     x, y, neighbour_id = driver.execute_script("""
         const gd = arguments[0];
-        const index = gd._fullData.findIndex(t => t.name === 'neighbour');
-        const point = gd.calcdata[index][0];
+        const index = gd._fullData.findIndex(t => t.name === '◇ neighbours');
+        const trace = gd._fullData[index];  // WebGL traces keep their points in x and y, not calcdata
         const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
-        return [xa._offset + xa.c2p(point.x), ya._offset + ya.c2p(point.y), gd._fullData[index].customdata[0]];
+        return [xa._offset + xa.c2p(trace.x[0]), ya._offset + ya.c2p(trace.y[0]), trace.customdata[0]];
     """, plot)
     rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height];", plot)
     ActionChains(driver).move_to_element_with_offset(plot, int(x - rect[0] / 2), int(y - rect[1] / 2)).click().perform()
+    wait(driver, lambda d: buttons(d, "map_from"), timeout=600, message=f"map click marks {neighbour_id}")
+    idle(driver, timeout=600)
+    buttons(driver, "map_from")[0].click()
     wait(driver, lambda d: "seed=" in d.current_url and "Marie" not in d.current_url, timeout=600,
           message=f"map click reseeds to {neighbour_id}")
     idle(driver, timeout=600)

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from tests.browser import buttons, chromium, idle, shot, streamlit_server, subheaders, wait
+from tests.browser import buttons, idle, shot, streamlit_server, subheaders, wait
 from tests.fixture_corpora import hostile_corpus
 
 pytestmark = pytest.mark.slow
@@ -79,12 +79,6 @@ def server(tmp_path_factory, corpus):
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    with chromium(tmp_path_factory.mktemp("hostile-chromium")) as driver:
-        yield driver
-
-
 # Elements whose address leads to the attacker's host (an article URL on en.wikipedia.org may carry the
 # host's name in its path: that is text, not a way there), and styles that only the corpus could have set.
 INJECTED = """
@@ -129,12 +123,12 @@ def _main_text(driver) -> str:
 
 
 def _hover(driver, plot, trace: str | None = None) -> str:
-    """Hover the first point of the trace named `trace` (else of the first trace, a label's); return the
+    """Hover the first point of the trace named `trace` (else of the first label in the legend); return the
     hover label's text. The mousemove goes straight to plotly's drag layer: selenium's pointer moves do
     not reach it in headless Chromium."""
     driver.execute_script("""
         const [gd, name] = arguments;
-        const index = name === null ? 0 : gd._fullData.findIndex(t => t.name === name);
+        const index = gd._fullData.findIndex(t => name === null ? t.showlegend !== false : t.name === name);
         const x = gd._fullData[index].x[0], y = gd._fullData[index].y[0];
         const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();
         gd.querySelector('.nsewdrag').dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
@@ -175,8 +169,9 @@ def test_hostile_corpus_and_urls_fetch_nothing_and_inject_nothing(server, browse
     # A hostile seed that matches nothing, and hostile k and blend: the frame's warnings.
     missing = f"![seed]({evil}/seed.png) <img src={evil}/seed-tag.png> [s]({evil}/seed-link)"
     _open(driver, server, "", seed=missing, k=f"![k]({evil}/k.png)", blend=f"[b]({evil}/blend):1")
-    wait(driver, lambda d: len(d.find_elements("css selector", '[data-testid="stAlert"]')) >= 3,
-         message="the URL's warnings")
+    wait(driver, lambda d: "seed" in " ".join(e.text for e in d.find_elements("css selector", '[data-testid="stAlert"]'))
+         and len(d.find_elements("css selector", '[data-testid="stAlert"]')) >= 2,
+         message="the URL's warnings (the missing seed's, and the frame's for k and blend)")
     idle(driver)
     check("explore warnings", " ".join(e.text for e in driver.find_elements("css selector", '[data-testid="stAlert"]')),
           missing, f"![k]({evil}/k.png)")
@@ -198,7 +193,7 @@ def test_hostile_corpus_and_urls_fetch_nothing_and_inject_nothing(server, browse
     time.sleep(1)
     plot = driver.find_elements("css selector", ".js-plotly-plot")[0]
     check("maps", plot.text, titles[1], label)
-    check("maps hover seed", _hover(driver, plot, "seed"), titles[1], corpus.articles[1].aspects["country"][0])
+    check("maps hover seed", _hover(driver, plot, "★ seed"), titles[1], corpus.articles[1].aspects["country"][0])
     shot(driver, "hostile_maps_hover.png")
     check("maps hover label", _hover(driver, plot), label)  # the most frequent label
 

@@ -13,10 +13,77 @@ from pathlib import Path
 
 from explore.settings import ASSETS_DIR, data_home
 
-METRICS = {"precision": "P", "recall": "R", "mrr": "MRR", "map": "MAP"}
+METRICS = {"precision": "P", "recall": "R", "mrr": "MRR", "map": "MAP"}  # retrieval metrics @k, short names
 POOL_TITLES = {"test": "test pool (test articles only, the research's protocol)",
                "corpus": "corpus pool (all articles, what the app shows)"}
 POOLS = tuple(POOL_TITLES)
+
+# What each number is, for readers: a short name for table headers, a title with what it measures,
+# and one line on how to read it. {k} is the report's cut-off, {n} the overlap's.
+METRIC_NAMES = {"precision": "precision", "recall": "recall", "mrr": "mean reciprocal rank",
+                "map": "mean average precision", "agts": "aspect-guided textual similarity",
+                "overlap": "overlap with generic"}
+_METRIC_TITLES = {
+    "precision": "P@{k} (precision: the share of the top {k} that is relevant)",
+    "recall": "R@{k} (recall: the share of all relevant articles that reach the top {k})",
+    "mrr": "MRR@{k} (mean reciprocal rank of the first relevant article in the top {k})",
+    "map": "MAP@{k} (mean average precision of the relevant articles in the top {k})",
+    "agts": "AgTS (aspect-guided textual similarity: do higher scores go with a shared label?)",
+    "overlap": "Overlap@{n} (share of the top {n} that the generic space also returns)",
+}
+_METRIC_MEANINGS = {
+    "precision": "Of a seed's {k} nearest neighbours, the share that are relevant: 1.0 = all {k}.",
+    "recall": "Of all the articles relevant to a seed, the share among its {k} nearest neighbours; small "
+              "whenever a label is common, since {k} neighbours can only hold a sliver of a large label.",
+    "mrr": "1 when the first neighbour is relevant, 1/2 when the second is the first relevant one, 1/3 for "
+           "the third, and so on; 0 when none of the top {k} is. High MRR: the first link a reader sees is "
+           "usually right.",
+    "map": "Precision at the rank of each relevant neighbour, averaged (divided by the smaller of {k} and the "
+           "number of relevant articles): it rewards putting all the relevant articles first, not only one.",
+    "agts": "For random pairs of test articles: the Spearman correlation between the pair's similarity in the "
+            "space and whether the two share a label. 0: the similarity ignores the label; higher: pairs the "
+            "space finds similar tend to share it.",
+    "overlap": "Share of each seed's {n} nearest neighbours (all articles) that the generic space returns too: "
+               "1.0 = the same neighbours as generic, lower = the space reorders more. Single aspects only.",
+}
+REPORT_KINDS = {"main": "main comparison of the spaces", "objectives": "training objectives compared"}
+
+
+def metric_header(metric: str, k: int = 10, n: int = 50) -> str:
+    """`MRR@10 (mean reciprocal rank)`: short enough for a table header, named in full."""
+    short = METRICS.get(metric) or {"agts": "AgTS", "overlap": f"Overlap@{n}"}[metric]
+    suffix = f"@{k}" if metric in METRICS else ""
+    return f"{short}{suffix} ({METRIC_NAMES[metric]})"
+
+
+def metric_title(metric: str, k: int = 10, n: int = 50) -> str:
+    """`MRR@10 (mean reciprocal rank of the first relevant article in the top 10)`."""
+    return _METRIC_TITLES[metric].format(k=k, n=n)
+
+
+def metric_meaning(metric: str, k: int = 10, n: int = 50) -> str:
+    """How to read the metric, in one or two plain sentences."""
+    return _METRIC_MEANINGS[metric].format(k=k, n=n)
+
+
+def column_title(column: str) -> str:
+    """A report column in words: `country`, or for groups `country or occupation` (any) and
+    `country and occupation` (all)."""
+    mode, _, aspects = column.rpartition(":")
+    names = aspects.split("+")
+    joiner = {"any": " or ", "all": " and "}.get(mode)
+    return joiner.join(names) if joiner else column
+
+
+def column_relevance(column: str) -> str:
+    """What makes a neighbour relevant in this column."""
+    mode, _, aspects = column.rpartition(":")
+    names = aspects.split("+")
+    if mode == "any":
+        return f"shares one of the seed's {' or '.join(names)} labels"
+    if mode == "all":
+        return f"shares one of the seed's labels in each of {' and '.join(names)}"
+    return f"shares one of the seed's {column} labels"
 
 
 def _cell(value: float | None) -> str:
@@ -45,6 +112,67 @@ class EvaluationReport:
     def name(self) -> str:
         return self.path.stem if self.path else f"{self.corpus}-s{self.split.get('seed')}"
 
+    @property
+    def title(self) -> str:
+        """The report in words for a picker: `vital — main comparison of the spaces (13 spaces; shipped
+        with the app)`, from its file name and where it was found."""
+        suffix = self.name.removeprefix(f"{self.corpus}-")
+        what = REPORT_KINDS.get(suffix) or (f"evaluation run (split seed {suffix[1:]})" if suffix[1:].isdigit()
+                                            and suffix[0] == "s" else f"report {suffix!r}")
+        shipped = self.path is not None and self.path.resolve().parent == (ASSETS_DIR / "reports").resolve()
+        where = "shipped with the app" if shipped else "your run"
+        return f"{self.corpus} — {what} ({len(self.spaces)} spaces; {where})"
+
+    @property
+    def overlap_k(self) -> int:
+        """The n of the report's Overlap@n (50 unless the run said otherwise)."""
+        key = next((key for scores in self.spaces.values() for key in scores if "/overlap@" in key), "overlap@50")
+        return int(key.rsplit("@", 1)[1])
+
+    def _key(self, pool: str, column: str, metric: str) -> str:
+        if metric == "agts":
+            return f"test/{column}/agts"
+        if metric == "overlap":
+            return f"corpus/{column}/overlap@{self.overlap_k}"
+        return f"{pool}/{column}/{metric}@{self.k}"
+
+    def seed_counts(self, column: str, pool: str) -> tuple[int, int] | None:
+        """(seeds scored, labelled seeds left out for lack of a relevant article), or None if unrecorded."""
+        for scores in self.spaces.values():
+            if f"{pool}/{column}/seeds" in scores:
+                return (int(scores[f"{pool}/{column}/seeds"]),
+                        int(scores.get(f"{pool}/{column}/seeds_without_relevant", 0)))
+        return None
+
+    def value(self, space: str, column: str, metric: str, pool: str = "test") -> float | None:
+        """A metric (METRICS, `agts` or `overlap`) of one space, or None where it has no value
+        (missing_reason says why)."""
+        value = self.spaces.get(space, {}).get(self._key(pool, column, metric))
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return None
+        counts = self.seed_counts(column, "test" if metric == "agts" else pool)
+        if metric in METRICS and counts is not None and counts[0] == 0:
+            return None  # no seed was scored: the stored 0.0 is no measurement
+        return float(value)
+
+    def missing_reason(self, space: str, column: str, metric: str, pool: str = "test") -> str:
+        """Why `value` is None, in words (`n/a: …`); empty when it has a value."""
+        if self.value(space, column, metric, pool) is not None:
+            return ""
+        stored = self._key(pool, column, metric) in self.spaces.get(space, {})
+        if metric == "overlap" and ":" in column:
+            return "n/a: measured for single aspects only"
+        if not stored:
+            return "n/a: not measured in this run" if metric == "overlap" else "n/a: not in this report"
+        counts = self.seed_counts(column, "test" if metric == "agts" else pool)
+        if metric == "agts":
+            if counts is not None and sum(counts) < 2:
+                return "n/a: fewer than 2 labelled test articles"
+            return "n/a: the sampled pairs all share a label, or none does"
+        if counts is not None and counts == (0, 0):
+            return "n/a: no test article has this label"
+        return "n/a: no seed has a relevant article"
+
     def add(self, name: str, metrics: dict[str, float], note: str = "") -> None:
         self.spaces[name] = metrics
         if note:
@@ -63,22 +191,10 @@ class EvaluationReport:
         return json_path, md_path
 
     def metric_rows(self, aspect: str, pool: str) -> list[dict]:
-        """One row per space: P/R/MRR/MAP@k of `aspect` in `pool` (missing metrics are None)."""
-        return [{"space": space} | {f"{short}@{self.k}": scores.get(f"{pool}/{aspect}/{metric}@{self.k}")
+        """One row per space: P/R/MRR/MAP@k of `aspect` in `pool` (None where `value` has none)."""
+        return [{"space": space} | {f"{short}@{self.k}": self.value(space, aspect, metric, pool)
                                     for metric, short in METRICS.items()}
-                for space, scores in self.spaces.items()]
-
-    def secondary_rows(self) -> list[dict]:
-        """AgTS and overlap with the generic space, per space and aspect."""
-        rows = []
-        for space, scores in self.spaces.items():
-            row = {"space": space}
-            for aspect in self.aspects:
-                row[f"{aspect} AgTS"] = scores.get(f"test/{aspect}/agts")
-                overlap = next((v for key, v in scores.items() if key.startswith(f"corpus/{aspect}/overlap@")), None)
-                row[f"{aspect} overlap"] = overlap
-            rows.append(row)
-        return rows
+                for space in self.spaces]
 
     def table(self, pool: str) -> str:
         """Rows: spaces; columns: P@k / R@k / MRR@k per aspect, best of each column in bold."""

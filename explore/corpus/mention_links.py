@@ -8,6 +8,8 @@ matching titles, longest first, on word boundaries. Why these rules:
 - "Hans Krebs (biochemist)" is found as "Hans Krebs" unless that base names several articles;
   a one-word base ("Capital (economics)") is too ambiguous and is never matched on its own;
 - titles under 3 characters and the article itself are never linked.
+The lower-cased match also finds common words ("her husband", "joint researches"):
+`named_only_as_common_word` tells those apart, and explore/links_column.py hides the ones the lead is not about.
 """
 from __future__ import annotations
 
@@ -72,3 +74,15 @@ def mention_links(text: str, self_id: str, index: dict[tuple[str, ...], str]) ->
         else:
             position += 1
     return list(found)
+
+
+def named_only_as_common_word(title: str, text: str) -> bool:
+    """Whether `text` mentions the one-word `title` only in lower case ("her husband", "the nature of"):
+    running text writes it as a common noun, never as the name the title is, so the mention may mean
+    any sense of the word. Names ("Physics" in "Nobel Prize in Physics") and multi-word titles are kept."""
+    title_tokens = _tokens(title)
+    if len(title_tokens) != 1 or title_tokens[0].lower() == title_tokens[0]:
+        return False
+    (word,) = title_tokens
+    tokens = set(_tokens(text))
+    return word not in tokens and (word[:1].lower() + word[1:]) in tokens

@@ -1,7 +1,6 @@
 """The corpus model: articles with ordered links and multi-valued aspect labels."""
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 from collections import Counter
@@ -10,6 +9,7 @@ from functools import cached_property
 from typing import Iterable, Mapping
 from urllib.parse import urlsplit
 
+from explore.corpus.title_search import TitleSearch
 from explore.errors import AmbiguousTitleError, CorpusFormatError, UnknownArticleError
 
 WIKIPEDIA_LICENSE = "Text from Wikipedia, available under CC BY-SA 4.0"
@@ -103,11 +103,9 @@ class Corpus:
         return by_title
 
     @cached_property
-    def _casefolded_titles(self) -> dict[str, list[str]]:
-        folded: dict[str, list[str]] = {}
-        for title, ids in self.ids_by_title.items():
-            folded.setdefault(title.casefold(), []).extend(ids)
-        return folded
+    def title_search(self) -> TitleSearch:
+        """The one title search (case, accents, typos), built on first use and kept with the corpus."""
+        return TitleSearch(self.ids_by_title)
 
     def __getitem__(self, article_id: str) -> Article:
         return self.articles[self.position[article_id]]
@@ -116,34 +114,30 @@ class Corpus:
         return article_id in self.position
 
     def find(self, query: str) -> Article:
-        """Resolve a title (case-insensitive) or an id; unknown → closest titles, shared → ids."""
+        """Resolve a title (also in another case or without its accents) or an id; unknown → closest
+        titles, shared → ids."""
         if query is None or not str(query).strip():
             raise UnknownArticleError(str(query or ""), [], self.name)
         query = str(query).strip()
-        ids = self.ids_by_title.get(query) or self._casefolded_titles.get(query.casefold())
+        ids = self.ids_by_title.get(query)
+        if not ids and query in self.position:
+            return self[query]
+        if not ids:
+            ids = [article_id for match in self.title_search.exact(query) for article_id in match.ids]
         if ids and len(ids) == 1:
             return self[ids[0]]
         if ids:
             raise AmbiguousTitleError(query, list(ids), self.name)
-        if query in self.position:
-            return self[query]
         raise UnknownArticleError(query, self.closest_titles(query), self.name)
 
     def closest_titles(self, query: str, n: int = 5) -> list[str]:
-        folded = {title.casefold(): title for title in self.ids_by_title}
-        prefix = [title for key, title in folded.items() if key.startswith(query.casefold())]
-        close = difflib.get_close_matches(query.casefold(), list(folded), n=n, cutoff=0.6)
-        merged = sorted(prefix, key=len)[:n] + [folded[key] for key in close]
-        return list(dict.fromkeys(merged))[:n]
+        """The titles a reader most likely meant by `query` (typos forgiven), best first."""
+        return self.title_search.closest(query, n)
 
     def search_titles(self, text: str, limit: int = 20) -> list[Article]:
-        """Articles whose title starts with, then contains, `text` (case-insensitive)."""
-        needle = text.strip().casefold()
-        if not needle:
-            return []
-        starts = [a for a in self.articles if a.title.casefold().startswith(needle)]
-        contains = [a for a in self.articles if needle in a.title.casefold() and a not in starts]
-        return (sorted(starts, key=lambda a: len(a.title)) + contains)[:limit]
+        """Articles whose title equals, starts with, then contains `text`, case and accents aside."""
+        matches = self.title_search.search(text, limit, near=False)
+        return [self[article_id] for match in matches for article_id in match.ids][:limit]
 
     @cached_property
     def aspect_names(self) -> list[str]:

@@ -1,5 +1,7 @@
-"""Corpus page: counts, label distributions, search and the article reader."""
+"""Corpus page: counts, the title search and its article reader before the label distributions, and links
+to Explore in this tab and in a new one."""
 import json
+from urllib.parse import parse_qs, urlsplit
 
 
 def test_counts_and_one_chart_per_aspect(app):
@@ -36,3 +38,24 @@ def test_explore_from_an_article_keeps_k_and_blend(app):
     at.text_input(key="browse_query").input("Person 11").run()
     link = at.get("page_link")[0].proto
     assert link.query_string == "seed=Person+11&k=8&blend=country%3A0.5&corpus=fixture"
+
+
+def test_search_comes_before_the_charts_and_says_when_it_caps(app):
+    at = app("app_pages/corpus.py")
+    assert [s.value for s in at.subheader][:2] == ["Find an article", "Aspect labels"]
+    at.text_input(key="browse_query").input("Person").run()
+    assert len(at.radio(key="browse_choice").options) == 20
+    assert at.caption[1].value.startswith("Showing 20 of 120 matches for 'Person'")
+    at.text_input(key="browse_query").input("Person 119").run()  # one match: nothing capped
+    assert at.caption[1].value == "1 match for 'Person 119'."
+
+
+def test_explore_in_a_new_tab_is_a_link_to_the_same_view(app):
+    at = app(seed="Person 3", k="8")
+    at.switch_page("app_pages/corpus.py").run()
+    at.text_input(key="browse_query").input("Person 11").run()
+    button = at.get("link_button")[0].proto
+    assert button.label == "Explore from Person 11 in a new tab"
+    address = urlsplit(button.url)
+    assert address.path == "./" and parse_qs(address.query) == {"seed": ["Person 11"], "k": ["8"],
+                                                                 "corpus": ["fixture"]}

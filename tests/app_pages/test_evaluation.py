@@ -1,5 +1,20 @@
-"""Evaluation page: a hint with the command when there is no report, tables and charts when there is."""
+"""Evaluation page: the command when there is no report; one tab per aspect with every metric named in
+full, n/a with its reason instead of empty cells, human report names, and the maintainers' hint."""
 import json
+
+import pytest
+
+from tests.app_views.live_markup import table_cells
+
+
+def _plain(markdown: str) -> str:
+    """Escaped Markdown as the reader sees it (backslashes and word joiners gone)."""
+    return markdown.replace("\\", "").replace("\u2060", "")
+
+
+def _table(element) -> str:
+    """An st.table's headers and cells as one text, as the reader sees it."""
+    return _plain(" ".join(table_cells(element)))
 
 
 def test_no_report_names_the_command(app):
@@ -8,18 +23,62 @@ def test_no_report_names_the_command(app):
     assert "python -m training evaluate --corpus fixture" in at.code[0].value
 
 
-def test_report_tables_and_charts_per_aspect(app, isolated_home):
+@pytest.fixture
+def report_file(isolated_home):
     directory = isolated_home / "training" / "reports"
     directory.mkdir(parents=True)
     spaces = {name: {f"{pool}/{aspect}/{metric}@10": value for pool in ("test", "corpus")
-                     for aspect in ("country", "occupation") for metric in ("precision", "recall", "mrr", "map")}
+                     for aspect in ("country", "occupation") for metric in ("precision", "recall", "mrr")}
               for name, value in (("generic", 0.4), ("country", 0.7))}
-    (directory / "fixture-s42.json").write_text(json.dumps(
-        {"corpus": "fixture", "aspects": ["country", "occupation"], "k": 10,
-         "split": {"seed": 42, "train": 96, "test": 24}, "spaces": spaces, "notes": {}}))
+    for name, scores in spaces.items():
+        scores |= {"test/country/seeds": 20, "test/country/seeds_without_relevant": 3, "test/country/agts": 0.2,
+                   "corpus/country/overlap@50": 1.0 if name == "generic" else 0.3,
+                   "test/any:country+occupation/precision@10": 0.5, "test/any:country+occupation/agts": float("nan"),
+                   "test/any:country+occupation/seeds": 1}
+    spaces["country"]["test/country/map@10"] = 0.6  # generic has no MAP: its cell says so
+    path = directory / "fixture-s42.json"
+    path.write_text(json.dumps(
+        {"corpus": "fixture", "aspects": ["country", "occupation", "any:country+occupation"], "k": 10,
+         "split": {"seed": 42, "train": 96, "test": 24}, "spaces": spaces,
+         "notes": {"country": "space:country"}}))
+    return path
+
+
+def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
     at = app("app_pages/evaluation.py")
-    assert [s.value for s in at.subheader][:2] == ["country", "occupation"]
+    assert [tab.label for tab in at.tabs] == ["country", "occupation", "country or occupation"]
+    assert "fixture — evaluation run (split seed 42) (2 spaces; your run)" in at.selectbox(key="eval_report").options
+    country = _table(at.tabs[0].get("table")[0])
+    for header in ("P@10 (precision)", "MRR@10 (mean reciprocal rank)", "MAP@10 (mean average precision)",
+                   "AgTS (aspect-guided textual similarity)", "Overlap@50 (overlap with generic)"):
+        assert header in country
+    assert "n/a: not in this report" in country and "None" not in country and "nan" not in country
+    assert "**0.700**" in country  # the best of each column in bold
+    assert "20 test articles are scored as seeds; 3 more" in at.tabs[0].markdown[0].value
+    # a group column: overlap is for single aspects, AgTS of a single seed cannot be measured
+    group = at.tabs[2]
+    left_out = _plain(" ".join(c.value for c in group.caption))
+    assert "Overlap@50 (overlap with generic): n/a: measured for single aspects only" in left_out
+    assert "AgTS (aspect-guided textual similarity): n/a: fewer than 2 labelled test articles" in left_out
+    assert "AgTS" not in _table(group.get("table")[0])  # a column no space has a value of is one line
+    meanings = _plain(" ".join(m.value for m in at.expander[0].markdown))
+    assert "MRR@10 (mean reciprocal rank of the first relevant article in the top 10)" in meanings
+    assert "Spearman correlation" in meanings
+
+
+def test_the_chart_follows_the_chosen_metric(app, report_file):
+    at = app("app_pages/evaluation.py")
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert charts[0]["data"][0]["x"] == ["generic", "country"] and charts[0]["data"][0]["y"] == [0.4, 0.7]
-    at.radio(key="eval_metric").set_value("precision").run()
-    assert "P@10" in json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"]["text"]
+    at.radio(key="eval_metric").set_value("map").run()
+    bars = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
+    assert "MAP@10 (mean average precision" in json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"][
+        "text"]
+    assert bars["text"] == ["n/a", "0.600"]
+
+
+def test_the_build_commands_are_for_maintainers_only(app, report_file):
+    at = app("app_pages/evaluation.py")
+    [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]
+    assert "Every aspect of this corpus has a space." in maintainers.markdown[0].value  # hostile: the missing ones
+    assert "python -m training evaluate" in maintainers.code[0].value

@@ -1,4 +1,5 @@
-"""Maps through AppTest: two t-SNE maps of the same points, seed highlighted, click to reseed."""
+"""Maps through AppTest: two t-SNE maps of the same points, seed highlighted, a click marks the article in both
+maps and offers to map or explore from it."""
 import json
 
 from app_views.figures import selected_article
@@ -16,17 +17,29 @@ def test_map_of_two_spaces_with_seed_and_neighbours(app):
     left, right = charts(at)
     assert "generic" in left["layout"]["title"]["text"] and "country" in right["layout"]["title"]["text"]
     names = [trace["name"] for trace in left["data"]]
-    assert names[-2:] == ["neighbour", "seed"] and any(n.startswith("Japan") for n in names)
-    assert [t["name"] for t in left["data"]] == [t["name"] for t in right["data"]]  # same points, same colours
-    seed = next(t for t in right["data"] if t["name"] == "seed")
+    assert names[-2:] == ["◇ neighbours", "★ seed"] and any(n.startswith("Japan") for n in names)
+    colours = lambda chart: [(t["name"], t["marker"]["color"]) for t in chart["data"]]  # noqa: E731
+    assert colours(left) == colours(right)  # same points, same colours
+    seed = next(t for t in right["data"] if t["name"] == "★ seed")
     assert seed["customdata"] == ["p7"] and "Person 7" in seed["hovertext"][0]
+    assert any("Person 7" in a["text"] for a in right["layout"]["annotations"])  # the seed's label, beside it
+    assert any("Jaccard@10" in m.value for m in at.markdown)
     assert any("all of them" in i.value for i in at.info)  # default sample (2,000) > 120 articles
     assert len(list(maps_dir().glob("*.npz"))) == 2  # both projections cached on disk
 
 
-def test_points_are_clickable_and_a_click_names_the_article(app):
+def test_points_are_clickable_and_a_click_marks_the_article_in_both_maps(app):
     at = app("app_pages/maps.py", seed="Person 7")
     assert all(chart.proto.selection_mode for chart in at.get("plotly_chart"))
+    at.session_state["map_highlight"] = ("p7", "p9")  # what a click on Person 9 in either map leaves
+    at.run()
+    for chart in charts(at):
+        clicked = next(t for t in chart["data"] if t["name"] == "clicked")
+        assert clicked["customdata"] == ["p9"]
+    assert any(link.label == "Explore from Person 9" for link in at.get("page_link"))
+    at.button(key="map_from").click().run()  # reseeds the maps; the mark goes
+    assert at.session_state["map_highlight"] is None
+    assert next(t for t in charts(at)[0]["data"] if t["name"] == "★ seed")["customdata"] == ["p9"]
     assert selected_article({"points": [{"x": 1, "customdata": "p9"}]}) == "p9"
     assert selected_article({"points": [{"customdata": ["p3"]}]}) == "p3"
     assert selected_article({"points": []}) is None
@@ -38,9 +51,10 @@ def test_colour_aspect_and_sample_size(app):
     at.selectbox(key="map_colour").select("occupation").run()
     assert not at.exception
     left, _ = charts(at)
-    points = sum(len(t["customdata"]) for t in left["data"] if t["name"] not in ("seed", "neighbour"))
+    points = sum(len(t["customdata"]) for t in left["data"] if t["name"] not in ("★ seed", "◇ neighbours"))
     assert 60 <= points <= 71  # the sample plus the seed and neighbours placed into it
     assert any(t["name"].startswith("painter") for t in left["data"])
+    assert any("no occupation label" in c.value for c in at.caption)  # unlabelled points: faint, said in words
 
 
 def test_a_corpus_without_spaces_names_the_command(app, monkeypatch):

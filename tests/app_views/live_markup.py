@@ -77,3 +77,11 @@ def live_in_figure(figure: dict) -> list[str]:
 
 def live_in_charts(at) -> list[str]:
     return [live for chart in at.get("plotly_chart") for live in live_in_figure(json.loads(chart.proto.spec))]
+
+
+def table_cells(table) -> list[str]:
+    """The headers and cells of an AppTest st.table element (each may be Markdown)."""
+    import pyarrow as pa
+
+    frame = pa.ipc.open_stream(table.proto.arrow_data.data).read_all().to_pandas()
+    return [str(header) for header in frame.columns] + [str(cell) for cell in frame.to_numpy().ravel()]

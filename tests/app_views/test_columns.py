@@ -55,3 +55,43 @@ def test_map_hover_labels_show_hostile_titles_and_labels_as_text():
     points = map_side(engine, plan, "generic", None, "country", ProjectionParams(perplexity=5, n_iter=250))
     assert live_in_figure({"hovertext": points.hover}) == []
     assert all(hover.startswith("<b>") and "<br>" in hover for hover in points.hover)
+
+
+def test_an_article_seed_gets_the_spaces_of_its_aspects_and_the_mix_third():
+    from app_views.columns import left_out_line
+    from tests.app_pages.conftest import fixture_engine
+
+    corpus = fixture_corpus()
+    engine = fixture_engine(corpus)
+    mix = Blend.of({"links": 0.3, "generic": 0.7})
+    unlabelled = explore_columns(corpus, engine, corpus["p105"], None, 3, blend=mix)
+    assert [column.heading for column in unlabelled] == ["Wikipedia links", "generic", "your mix"]
+    assert left_out_line(engine, corpus["p105"]) == \
+        "*Person 105* has no country or occupation label, so those spaces are left out."
+    labelled = explore_columns(corpus, engine, corpus["p3"], None, 3)
+    assert [column.label for column in labelled] == ["links", "generic", "country", "occupation"]
+    assert left_out_line(engine, corpus["p3"]) == ""
+    free_text = explore_columns(corpus, engine, None, "a painter", 3)  # free text keeps every space, has no links
+    assert [column.label for column in free_text] == ["generic", "country", "occupation"]
+    assert left_out_line(engine, None) == "Links need an article seed, so the Wikipedia links column is left out."
+
+
+def test_every_column_says_what_it_is_and_cards_say_where_else_they_appear():
+    from tests.app_pages.conftest import fixture_engine
+
+    corpus = fixture_corpus()
+    engine = fixture_engine(corpus)
+    columns = explore_columns(corpus, engine, corpus["p3"], None, 5, blend=Blend.of({"links": 1, "country": 3}))
+    described = {column.label: column.description for column in columns}
+    assert described["links"].startswith("Titles mentioned in the lead")
+    assert described["generic"].startswith("Similar overall")
+    assert described["country"].startswith("Similar in country: trained to put articles with the same country")
+    assert described["your mix"] == "Your mix: 25% linked from this article + 75% country similarity. Change it above."
+    where = {}
+    for column in columns:
+        for card in column.cards:
+            where.setdefault(card.id, set()).add(column.label)
+    for column in columns:
+        for card in column.cards:
+            assert set(card.also_in) == where[card.id] - {column.label}
+    assert any(card.also_in for column in columns for card in column.cards)

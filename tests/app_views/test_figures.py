@@ -3,7 +3,8 @@ corpus text in a figure is escaped (issue #13, item 4)."""
 import numpy as np
 
 from app_views.figures import colour_map, label_distribution_figure, map_figure, metric_bar_figure
-from explore.maps import MapPoints
+from app_views.markdown import escape_html
+from explore.maps import NO_LABEL, OTHER, MapPoints
 from tests.app_views.live_markup import live_in_figure
 from tests.fixture_corpora import hostile_corpus
 
@@ -13,13 +14,46 @@ CORPUS = hostile_corpus("evil.example")
 def test_a_map_shows_hostile_labels_and_the_seed_title_as_text():
     titles = [a.title for a in CORPUS.articles[:3]]
     labels = [a.aspects["country"][0] for a in CORPUS.articles[:3]]
+    ranks = {label: rank for rank, label in enumerate(dict.fromkeys(labels))}
     points = MapPoints(ids=["h0", "h1", "h2"], titles=titles, hover=["<b>x</b><br>y"] * 3, colour=labels,
                        role=["seed", "neighbour", "sample"], coords=np.zeros((3, 2)), placed=np.zeros(3, bool),
-                       legend=labels)
-    figure = map_figure(points, f"<a href='http://evil.example'>{CORPUS.aspect_names[1]}</a>", colour_map(labels))
+                       legend=list(ranks), ranks=ranks)
+    figure = map_figure(points, f"<a href='http://evil.example'>{CORPUS.aspect_names[1]}</a>", colour_map(ranks),
+                        highlight="h2")
     assert live_in_figure(figure.to_plotly_json()) == []
-    seed = next(trace for trace in figure.data if trace.name == "seed")
-    assert seed.text[0].startswith("![pic](http://evil.example/title.png) Image &lt;img")
+    seed_label, clicked_label = figure.layout.annotations
+    assert seed_label.text.startswith("★ ![pic](http://evil.example/title.png) Image &lt;img")
+    assert clicked_label.text == escape_html(titles[2])
+
+
+def points_of(labels: list[str], role: list[str], ranks: dict[str, int]) -> MapPoints:
+    n = len(labels)
+    return MapPoints(ids=[f"a{i}" for i in range(n)], titles=[f"T{i}" for i in range(n)], colour=labels, role=role,
+                     coords=np.arange(2 * n, dtype=float).reshape(n, 2), placed=np.zeros(n, bool),
+                     legend=sorted({l for l in labels if l in ranks}, key=ranks.get) + [OTHER] * (OTHER in labels),
+                     ranks=ranks)
+
+
+def test_a_label_has_one_colour_in_both_maps_and_for_every_seed_and_unlabelled_points_are_faint():
+    ranks = {"France": 0, "Japan": 1, "Peru": 2}  # the corpus's label ranks (explore.maps.label_ranks)
+    first = points_of(["Peru", "France", NO_LABEL, OTHER], ["seed", "sample", "sample", "sample"], ranks)
+    second = points_of(["Japan", "Peru", NO_LABEL, NO_LABEL], ["sample", "sample", "seed", "neighbour"], ranks)
+
+    def colour_of(figure, label):
+        return {trace.name.split(" (")[0]: trace.marker.color for trace in figure.data}[label]
+
+    one, two = (map_figure(p, "t", colour_map(p.ranks)) for p in (first, second))
+    assert colour_of(one, "Peru") == colour_of(two, "Peru") == colour_map(ranks)["Peru"]
+    assert len({colour_map(ranks)[label] for label in ranks}) == 3
+    unlabelled = next(trace for trace in one.data if trace.name.startswith(NO_LABEL))
+    assert unlabelled.showlegend is False and unlabelled.marker.opacity < 0.5
+    assert one.layout.legend.orientation == "h" and one.layout.legend.y < 0  # below the plot, not beside it
+
+
+def test_the_seed_label_points_from_beside_the_seed():
+    figure = map_figure(points_of(["France"], ["seed"], {"France": 0}), "t", colour_map({"France": 0}))
+    (label,) = figure.layout.annotations
+    assert label.showarrow and (label.ax, label.ay) != (0, 0) and label.text == "★ T0"
 
 
 def test_label_charts_and_metric_bars_show_hostile_aspects_and_labels_as_text():
@@ -27,3 +61,14 @@ def test_label_charts_and_metric_bars_show_hostile_aspects_and_labels_as_text():
         assert live_in_figure(label_distribution_figure(CORPUS, aspect).to_plotly_json()) == []
     rows = [{"space": "generic", "P@10": 0.5}]
     assert live_in_figure(metric_bar_figure(rows, "P@10", f"{CORPUS.aspect_names[2]}: P@10").to_plotly_json()) == []
+
+
+def test_chart_titles_sit_below_the_hover_toolbar_and_missing_bars_say_n_a():
+    """The toolbar covers a figure's top 40 px; the title sits on the plot, under a taller top margin."""
+    rows = [{"space": "generic", "MAP@10": None}, {"space": "<b>mine</b>", "MAP@10": 0.25}]
+    for figure in (label_distribution_figure(CORPUS, CORPUS.aspect_names[0]), metric_bar_figure(rows, "MAP@10", "t")):
+        layout = figure.to_plotly_json()["layout"]
+        assert layout["margin"]["t"] >= 70
+        assert (layout["title"]["yref"], layout["title"]["y"], layout["title"]["yanchor"]) == ("paper", 1, "bottom")
+    bars = metric_bar_figure(rows, "MAP@10", "t").data[0]
+    assert list(bars.text) == ["n/a", "0.250"] and list(bars.x) == ["generic", "&lt;b&gt;mine&lt;/b&gt;"]

@@ -25,7 +25,7 @@ def test_chips_escape_their_labels():
     assert aspect_chips(article) == ":blue-badge[country: France] :blue-badge[occupation: a\\]b]"
     assert aspect_chips(Article("b", "B", "text")) == "_no aspect labels_"
     card = Card("b", "B", "snippet", shared={"country": ["France"]})
-    assert shared_chips(card) == ":green-badge[country: France]"
+    assert shared_chips(card) == ":green-background[country: France]"
 
 
 def shown(markdown: str) -> str:

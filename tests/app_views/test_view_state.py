@@ -39,8 +39,17 @@ def test_problems_are_reported_and_the_rest_adopted():
     problems = view.adopt({"seed": "Persn 4", "k": "many", "blend": "occupation:3,country:0.5"}, CORPUS)
     assert view.seed_id is None and view.k == DEFAULT_K
     assert view.blend == Blend.of({"occupation": 1, "country": 0.5})
-    assert any("'many'" in p for p in problems) and any("No article titled 'Persn 4'" in p for p in problems)
-    assert any("occupation:3 lowered to 1" in p for p in problems)
+    assert any("'many'" in p for p in problems) and any("occupation:3 lowered to 1" in p for p in problems)
+    # the unknown seed is no problem line: the seed picker offers the closest titles, and the URL keeps it
+    assert view.missing_seed == "Persn 4" and not any("Persn" in p for p in problems)
+    assert view.url_query(CORPUS)["seed"] == "Persn 4"
+    view.set_seed("p4")
+    assert view.missing_seed is None and view.url_query(CORPUS)["seed"] == "Person 4"
+
+
+def test_a_url_seed_in_another_case_or_without_accents_is_found():
+    view = ExploreView(corpus="fixture")
+    assert view.adopt({"seed": "PERSON 7"}, CORPUS) == [] and view.seed_id == "p7"
 
 
 def test_switching_corpus_drops_seed_and_trail_and_keeps_k_and_blend():
@@ -60,14 +69,30 @@ def test_trail_back_and_jump_move_the_seed():
     for seed in ("p1", "p2", "p3"):
         view.set_seed(seed)
     view.back()
-    assert view.seed_id == "p2" and view.trail.seeds == ["p1", "p2"]
-    view.set_seed("p5")
+    assert view.seed_id == "p2" and view.trail.seeds == ["p1", "p2", "p3"]
+    view.forward()
+    assert view.seed_id == "p3"
     view.jump(0)
-    assert view.seed_id == "p1" and view.trail.seeds == ["p1"]
+    assert view.seed_id == "p1" and view.trail.seeds == ["p1", "p2", "p3"]
     view.back()  # nothing before the first seed
     assert view.seed_id == "p1"
+    view.set_seed("p5")  # a new seed from an earlier place drops the forward part
+    assert view.trail.seeds == ["p1", "p5"]
     view.set_seed(None, "free text")  # a free-text seed leaves the trail as it is
-    assert (view.seed_id, view.text, view.trail.seeds) == (None, "free text", ["p1"])
+    assert (view.seed_id, view.text, view.trail.seeds) == (None, "free text", ["p1", "p5"])
+
+
+def test_switching_mode_leaves_nothing_of_the_other_mode():
+    view = ExploreView(corpus="fixture")
+    view.set_seed("p3")
+    view.switch_mode(text_mode=True)
+    assert (view.text_mode, view.seed_id, view.text) == (True, None, None)
+    view.set_seed(None, "a painter")
+    assert view.text_mode and view.text == "a painter"
+    view.switch_mode(text_mode=False)  # back to the article the trail stands on; the free text is gone
+    assert (view.text_mode, view.seed_id, view.text) == (False, "p3", None)
+    view.switch_mode(text_mode=False)  # the same mode: nothing changes
+    assert view.seed_id == "p3"
 
 
 def test_slider_weights_make_and_unmake_the_blend():

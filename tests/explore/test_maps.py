@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 
 from explore.corpus.model import Article, Corpus, Provenance
-from explore.maps import (NO_LABEL, OTHER, ProjectionParams, cache_path, colour_labels, map_points, place,
-                          project_sample, select_sample)
+from explore.maps import (NO_LABEL, OTHER, ProjectionParams, cache_path, colour_labels, label_ranks, map_points,
+                          place, project_sample, select_sample, top_overlap)
 
 
 def test_sample_is_stable_includes_required_rows_and_clips_to_the_corpus():
@@ -52,10 +52,33 @@ def test_place_puts_a_point_beside_its_nearest_neighbours():
 def test_colours_keep_top_labels_and_points_know_their_role():
     articles = [Article(str(i), f"T{i}", "x", aspects={"country": (f"C{i % 20}",)} if i < 60 else {}) for i in range(80)]
     corpus = Corpus("c", articles, Provenance("t", "d"))
-    colours = colour_labels(corpus, range(80), "country", top=15)
+    colours = colour_labels(corpus, range(80), "country", label_ranks(corpus, "country", top=15))
     assert colours.count(NO_LABEL) == 20 and OTHER in colours and len(set(colours) - {OTHER, NO_LABEL}) == 15
     sample = select_sample(80, 80)
     points = map_points(corpus, sample, np.zeros((80, 2)), "country", seed_id="3", neighbour_ids=["4", "5"])
     assert points.role[3] == "seed" and points.role[4] == "neighbour" and points.role[0] == "sample"
-    assert points.legend[-2:] == [OTHER, NO_LABEL] and points.colour[3] == "C3" and points.titles[3] == "T3"
+    assert points.legend[-1] == OTHER and NO_LABEL not in points.legend  # unlabelled: faint, named in a caption
+    assert points.colour[3] == "C3" and points.titles[3] == "T3" and points.unlabelled_share == 0.25
     assert points.hover == []  # HTML hover labels are the app view's to write, escaped
+
+
+def test_a_label_keeps_its_colour_rank_across_samples_and_seeds():
+    """Ranks come from the whole corpus's label counts, not from the sample: two samples that see the
+    labels in other proportions (and two seeds) give every label the same rank."""
+    counts = {"France": 30, "Japan": 20, "Peru": 10, "Chad": 5}
+    articles = [Article(f"{label}{i}", f"{label} {i}", "x", aspects={"country": (label,)})
+                for label, n in counts.items() for i in range(n)]
+    corpus = Corpus("c", articles, Provenance("t", "d"))
+    peru = [corpus.position[f"Peru{i}"] for i in range(10)]
+    mostly_peru = select_sample(len(corpus), 12, required=peru, random_state=1)
+    other = select_sample(len(corpus), 20, random_state=7)
+    one = map_points(corpus, mostly_peru, np.zeros((len(mostly_peru.rows), 2)), "country", seed_id="Peru0")
+    two = map_points(corpus, other, np.zeros((len(other.rows), 2)), "country", seed_id="Chad1")
+    assert one.ranks == two.ranks == {"France": 0, "Japan": 1, "Peru": 2, "Chad": 3}
+    assert label_ranks(corpus, "country", top=2) == {"France": 0, "Japan": 1}
+    assert label_ranks(corpus, None) == {}
+
+
+def test_top_overlap_is_the_jaccard_of_two_neighbour_lists():
+    assert top_overlap(["a", "b", "c"], ["b", "c", "d"]) == 0.5
+    assert top_overlap(["a"], ["a"]) == 1.0 and top_overlap(["a"], ["b"]) == 0.0 and top_overlap([], []) == 1.0

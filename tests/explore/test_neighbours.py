@@ -181,3 +181,35 @@ def test_all_neighbours_covers_every_kind_and_blend_when_given(engine):
 def test_a_space_of_another_corpus_is_refused(engine):
     with pytest.raises(AspectNavError, match="rows for"):
         Neighbourhood(aspect_corpus(articles=list(engine.corpus)[:5]), [engine.spaces["generic"]])
+
+
+def test_a_links_weight_blends_linked_from_the_seed_with_similarity(engine):
+    """score = w_links * [seed links to it] + sum of w_space * cosine: the formula of explore.ranking.ranked_rows."""
+    seed = engine.corpus["curie"]
+    linked = {"pierre", "radium"}
+    generic = {n.id: n.score for n in engine.neighbours(seed, "generic", k=1000)}
+    result = engine.neighbours(seed, "blend:links:0.3,generic:0.7", k=len(engine.corpus))
+    assert "curie" not in ids(result) and set(ids(result)[:2]) == linked  # the links' bonus puts them first
+    for n in result:
+        assert n.score == pytest.approx(0.3 * (n.id in linked) + 0.7 * generic[n.id], abs=1e-5)
+
+
+def test_a_links_only_blend_keeps_the_links_order_and_the_pool(engine):
+    seed = engine.corpus["curie"]
+    assert [(n.id, n.score) for n in engine.neighbours(seed, "blend:links:1", k=5)] == [("pierre", 1.0),
+                                                                                       ("radium", 1.0)]
+    row = engine.corpus.position["curie"]
+    pool = np.array(sorted({engine.corpus.position["radium"], engine.corpus.position["monet"]}))
+    rows, scores = engine.ranked_rows("blend:links:0.5,generic:0.5", row, 2, pool)
+    assert set(rows) <= set(pool) and engine.corpus.articles[rows[0]].id == "radium"
+
+
+def test_a_links_blend_needs_an_article_seed_and_a_corpus_with_links(engine):
+    with pytest.raises(InvalidQueryError, match="weighs links, which need an article seed"):
+        engine.neighbours_for_text("a painter", "blend:links:0.5,generic:0.5")
+    from explore.corpus.model import Corpus, Provenance
+
+    no_links = Corpus("tiny", list(engine.corpus), Provenance(source="test", date="2026-01-01", links="none"))
+    plain = Neighbourhood(no_links, engine.spaces)
+    with pytest.raises(UnknownSpaceError, match="weighs links, but corpus 'tiny' has none"):
+        plain.neighbours("curie", "blend:links:0.5,generic:0.5")

@@ -93,3 +93,9 @@ def test_side_by_side_headings_wrap_instead_of_being_cut(monkeypatch, capsys):
     width = (60 - 4) // 2 - 2
     columns = ["".join(line[start:start + width].strip() for line in heading) for start in (4, 4 + width + 2)]
     assert columns == [f"union:{name}" for name in names]  # each full name reads off its column, nothing cut
+
+
+def test_a_blend_can_weigh_the_seeds_links(stored_tiny, capsys):
+    assert main(["neighbours", "Marie Curie", "--corpus", "tiny", "--kind", "blend:links:0.3,generic:0.7", "-k", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "blend:links:0.3,generic:0.7" in out and "Pierre Curie" in out and "Radium" in out

@@ -59,8 +59,12 @@ def test_the_default_study_gets_credited_candidates_from_the_engine(engine, vita
         for c in candidates:
             for source in c.sources:
                 credited.setdefault(source, []).append(c.id)
-        assert {s: len(v) for s, v in credited.items()} == {s: 3 for s in ("links", "generic", "aspect", "union")}
-        assert set(credited["links"]) <= set(vital_corpus[task.seed].links)
+        # The links source draws what the links column serves: common-word mentions hidden, so a seed
+        # may have fewer than 3 links to give.
+        served = engine.neighbourhood.links_of(vital_corpus[task.seed]).ids
+        expected = {"generic": 3, "aspect": 3, "union": 3} | ({"links": min(3, len(served))} if served else {})
+        assert {s: len(v) for s, v in credited.items()} == expected, task.id
+        assert set(credited.get("links", ())) <= set(served[:3])
         assert all(task.label in vital_corpus[i].labels(task.aspect) for i in credited["aspect"]), task.id
         assert 5 <= len(candidates) <= 12
 

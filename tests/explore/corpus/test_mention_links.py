@@ -36,3 +36,14 @@ def test_disambiguated_titles():
 
 def test_word_boundaries_and_self_links():
     assert links("Yorkshire and Physicsland and Self-made Self.") == []
+
+
+def test_a_one_word_title_named_only_in_lower_case_is_a_common_word():
+    from explore.corpus.mention_links import named_only_as_common_word
+
+    text = "She shared the Nobel Prize in Physics with her husband, for their joint researches on radium."
+    assert named_only_as_common_word("Husband", text) and named_only_as_common_word("Radium", text)
+    assert not named_only_as_common_word("Physics", text)  # written as a name here
+    assert not named_only_as_common_word("Nobel Prize", text)  # multi-word titles are specific
+    assert not named_only_as_common_word("Chemistry", text)  # not mentioned at all
+    assert not named_only_as_common_word("physics", text)  # a lower-case title is no name to tell apart

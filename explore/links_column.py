@@ -1,0 +1,82 @@
+"""The links column: the seed's links worth clicking, best first (issue #12, point 5).
+
+Stored links have two problems a reader sees:
+- mention links (titles found in a lead) catch common words: "her husband" links *Husband*, "joint
+  researches" links *Joint* (the anatomy). A one-word title the lead writes only in lower case
+  (`named_only_as_common_word`) is hidden unless the lead is about it: unless the article is among
+  the seed's nearest `NEAR_SHARE` of the corpus in the generic space.
+- stored links carry no reading order: mentions come in text order, Wikipedia's API lists links
+  alphabetically, a JSONL file in whatever order it was written. They are ordered by generic
+  similarity to the seed, unless the corpus's provenance declares them ranked
+  (`details["link_order"] = "ranked"`).
+
+Links are filtered when served, never rewritten: the stored corpus, its content hash and the spaces
+built on it stay as they are. Without a generic space, links are served as stored.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from explore.corpus.mention_links import named_only_as_common_word
+from explore.corpus.model import Article, Corpus
+
+# "The lead is about it": the linked article is among the seed's nearest tenth of the corpus. A share,
+# not a count, so the rule means the same in a corpus of 2,000 or 200,000 articles; below
+# MIN_NEAR articles nothing is hidden (too few to tell near from far).
+NEAR_SHARE = 0.10
+MIN_NEAR = 50
+RANKED = "ranked"
+
+
+@dataclass(frozen=True)
+class SeedLinks:
+    """The links to show, best first; the mentions hidden as common words; whether similarity ordered them.
+    Tuples: the engine caches one per seed and hands it to every caller."""
+
+    ids: tuple[str, ...]
+    hidden: tuple[str, ...] = ()
+    by_similarity: bool = False
+
+
+def links_are_ranked(corpus: Corpus) -> bool:
+    """Whether the corpus says its links come in a meaningful order (its provenance's `link_order`)."""
+    return corpus.provenance.details.get("link_order") == RANKED
+
+
+def seed_links(corpus: Corpus, article: Article, similarities: np.ndarray | None) -> SeedLinks:
+    """`article`'s links in the corpus (itself and repeats aside), common-word mentions hidden and
+    the rest ordered by `similarities` (the seed's generic cosine to every corpus row; None: as stored)."""
+    ids = [i for i in dict.fromkeys(article.links) if i in corpus and i != article.id]
+    if similarities is None:
+        return SeedLinks(tuple(ids))
+    position = corpus.position
+    hidden = []
+    near = max(MIN_NEAR, math.ceil(NEAR_SHARE * len(corpus)))
+    if corpus.provenance.links == "mentions" and near < len(corpus):
+        threshold = np.partition(similarities, -near)[-near]
+        hidden = [i for i in ids if similarities[position[i]] < threshold
+                  and named_only_as_common_word(corpus[i].title, article.text)]
+    kept = [i for i in ids if i not in hidden]
+    if links_are_ranked(corpus):
+        return SeedLinks(tuple(kept), tuple(hidden), False)
+    return SeedLinks(tuple(sorted(kept, key=lambda i: -similarities[position[i]])), tuple(hidden), True)
+
+
+def links_description(corpus: Corpus, by_similarity: bool) -> str:
+    """What the links column is, in one sentence a new reader understands."""
+    what = ("Titles mentioned in the lead: an approximation of the lead's hyperlinks"
+            if corpus.provenance.links == "mentions" else "The articles this one links to")
+    if by_similarity:
+        return f"{what}, ordered by similarity to the seed."
+    return f"{what}, in the source's order." if not links_are_ranked(corpus) else f"{what}, in the source's ranking."
+
+
+def hidden_note(corpus: Corpus, hidden: tuple[str, ...]) -> str:
+    """Plain text naming the hidden common-word mentions (the caller escapes it)."""
+    if not hidden:
+        return ""
+    words = ", ".join(corpus[i].title.lower() for i in hidden)
+    return f"Hidden (common words the lead is not about): {words}."

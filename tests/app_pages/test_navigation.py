@@ -1,0 +1,110 @@
+"""No dead ends on Explore (AppTest, fixture corpus): the title search forgives typos and case, a URL's
+unknown seed offers clickable titles, mode switches clear the other mode, the trail keeps forward history."""
+from app_views.view_session import VIEW_KEY
+from tests.app_pages.conftest import HOSTILE_HOST
+from tests.app_views.live_markup import live_in_app
+
+EVIL = f"http://{HOSTILE_HOST}"
+
+
+def suggestions(at) -> list[str]:
+    return [b.label for b in at.button if b.key and b.key.startswith("suggestion-p")]
+
+
+def crumbs(at) -> list[str]:
+    return [b.label for b in at.button if b.key and b.key.startswith("crumb-")]
+
+
+def cards(at, kind):
+    return [b for b in at.button if b.key and b.key.startswith(f"card-{kind}-")]
+
+
+def test_a_misspelt_title_is_offered_and_a_click_makes_it_the_seed(app):
+    at = app()
+    assert "Pick a seed" in at.info[0].value
+    at.text_input(key="seed_picker").input("persn 42").run()
+    assert suggestions(at)[0] == "Person 42"
+    at.button(key="suggestion-p42").click().run()
+    assert at.subheader[0].value == "Person 42" and at.query_params["seed"] == "Person 42"
+    assert at.text_input(key="seed_picker").value == "Person 42" and suggestions(at) == []
+
+
+def test_another_case_is_the_exact_match_first(app):
+    at = app()
+    at.text_input(key="seed_picker").input("PERSON 4").run()
+    first = at.button(key="suggestion-p4")
+    assert suggestions(at)[0] == "Person 4" and first.proto.type == "primary"
+    assert suggestions(at)[1].startswith("Person 4")  # then the titles that start with it: Person 40, 41…
+
+
+def test_a_misspelt_url_seed_offers_a_clickable_title(app):
+    at = app(seed="Persn 4")
+    assert not at.subheader and "Persn 4" in at.warning[0].value and "Did you mean" in at.warning[0].value
+    assert at.text_input(key="seed_picker").value == "Persn 4" and suggestions(at)[0] == "Person 4"
+    assert at.query_params["seed"] == "Persn 4"  # kept, so a reload asks again
+    at.button(key="suggestion-p4").click().run()
+    assert at.subheader[0].value == "Person 4" and at.query_params["seed"] == "Person 4" and not at.warning
+
+
+def test_a_url_seed_in_another_case_is_found(app):
+    at = app(seed="person 7")
+    assert at.subheader[0].value == "Person 7" and at.query_params["seed"] == "Person 7"
+
+
+def test_nothing_like_the_query_offers_free_text(app):
+    at = app()
+    at.text_input(key="seed_picker").input("xyzzy qwv").run()
+    assert suggestions(at) == [] and any("No title looks like" in c.value for c in at.caption)
+    at.button(key="suggestion-as-text").click().run()
+    assert at.subheader[0].value.startswith("Free text") and at.query_params["text"] == "xyzzy qwv"
+    assert at.radio(key="seed_mode").value == "Free text"
+
+
+def test_switching_mode_clears_the_other_modes_results(app):
+    at = app(seed="Person 7")
+    at.radio(key="seed_mode").set_value("Free text").run()
+    assert not at.subheader and not cards(at, "generic") and "seed" not in at.query_params
+    assert at.text_input(key="seed_text_input").value == ""
+    at.text_input(key="seed_text_input").input("a Japanese painter").run()
+    assert at.subheader[0].value.startswith("Free text")
+    at.radio(key="seed_mode").set_value("Article").run()
+    assert at.subheader[0].value == "Person 7" and "text" not in at.query_params  # the trail's article again
+    assert not any(s.value.startswith("Free text") for s in at.subheader)
+    at.radio(key="seed_mode").set_value("Free text").run()
+    assert at.text_input(key="seed_text_input").value == "" and not at.subheader  # the old text is gone
+
+
+def test_the_trail_keeps_forward_history_like_a_browser(app):
+    at = app(seed="Person 7")
+    second = cards(at, "links")[0].label
+    cards(at, "links")[0].click().run()
+    third = cards(at, "links")[0].label
+    cards(at, "links")[0].click().run()
+    assert at.subheader[0].value == third and len(crumbs(at)) == 3 and at.button(key="forward").disabled
+    at.button(key="crumb-0").click().run()
+    assert at.subheader[0].value == "Person 7" and at.query_params["seed"] == "Person 7"
+    # the rest stays, greyed: the current crumb in bold, the ones ahead grey and in italics
+    assert crumbs(at) == ["**:primary[Person 7]**", f":gray[*{second}*]", f":gray[*{third}*]"]
+    assert at.button(key="back").disabled and not at.button(key="forward").disabled
+    at.button(key="forward").click().run()
+    assert at.subheader[0].value == second
+    at.button(key="back").click().run()
+    trail = at.session_state[VIEW_KEY].trail
+    assert at.subheader[0].value == "Person 7" and len(trail.seeds) == 3
+    # a new seed from here drops the forward part, as a browser does
+    other = next(card for card in cards(at, "generic") if card.key.rsplit("-", 1)[1] != trail.seeds[1])
+    other.click().run()
+    assert at.session_state[VIEW_KEY].trail.seeds == ["p7", other.key.rsplit("-", 1)[1]]
+    assert at.button(key="forward").disabled
+
+
+def test_hostile_titles_and_queries_stay_text_in_the_search_and_the_trail(app, hostile):
+    at = app(corpus="hostile")
+    title = hostile.articles[0].title
+    at.text_input(key="seed_picker").input(title.upper()).run()
+    offered = [b for b in at.button if b.key == f"suggestion-{hostile.articles[0].id}"]
+    assert offered and live_in_app(at) == []
+    offered[0].click().run()
+    assert at.subheader[0].value and live_in_app(at) == []
+    at.text_input(key="seed_picker").input(f"![x]({EVIL}/q.png) <b>q</b>").run()
+    assert at.button(key="suggestion-as-text") and live_in_app(at) == []

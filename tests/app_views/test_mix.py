@@ -1,0 +1,33 @@
+"""The reader's mix: the seed's own aspects (and links) by default, pills and the links weight compose it."""
+from app_views.mix import (compose, default_mix, effective_mix, links_share, seed_aspect_spaces, with_links_share,
+                           with_spaces)
+from explore.query import Blend
+from tests.app_pages.conftest import fixture_engine
+from tests.fixture_corpora import fixture_corpus
+
+CORPUS = fixture_corpus()
+ENGINE = fixture_engine(CORPUS)
+
+
+def test_the_default_mix_is_the_seeds_aspects_plus_its_links():
+    assert seed_aspect_spaces(ENGINE, CORPUS["p3"]) == ["country", "occupation"]
+    assert str(default_mix(ENGINE, CORPUS["p3"])) == "links:0.3,country:0.35,occupation:0.35"
+    assert str(default_mix(ENGINE, CORPUS["p105"])) == "links:0.3,generic:0.7"  # no labels: overall similarity
+    assert default_mix(ENGINE, None) is None  # free text: the reader picks
+
+
+def test_the_effective_mix_drops_what_this_corpus_or_seed_cannot_weigh():
+    chosen = Blend.of({"links": 0.5, "country": 0.5, "elsewhere": 1})
+    assert str(effective_mix(ENGINE, CORPUS["p3"], chosen)) == "links:0.5,country:0.5"
+    assert str(effective_mix(ENGINE, None, chosen)) == "country:0.5"  # links need an article seed
+    assert effective_mix(ENGINE, None, Blend.of({"elsewhere": 1})) is None
+
+
+def test_pills_keep_the_links_share_and_the_links_weight_keeps_the_spaces_proportions():
+    mix = Blend.of({"links": 0.2, "country": 0.6, "occupation": 0.2})
+    assert str(with_spaces(ENGINE, mix, ["occupation", "generic"])) == "links:0.2,occupation:0.4,generic:0.4"
+    assert with_spaces(ENGINE, None, []) is None
+    assert str(with_links_share(ENGINE, CORPUS["p3"], mix, 0.5)) == "links:0.5,country:0.37,occupation:0.12"
+    assert str(with_links_share(ENGINE, CORPUS["p3"], Blend.of({"links": 1}), 0.4)) == \
+        "links:0.4,country:0.3,occupation:0.3"  # no space left: back to the seed's own
+    assert links_share(compose(["country"], 0.25)) == 0.25 and links_share(None) == 0.0

@@ -1,0 +1,57 @@
+"""The links column: common-word mentions the lead is not about are hidden; links are ordered by
+similarity to the seed unless the corpus ranks them (explore/links_column.py)."""
+import numpy as np
+
+from explore.corpus.model import Article, Corpus, Provenance
+from explore.links_column import MIN_NEAR, hidden_note, links_description, seed_links
+
+LEAD = "Marie Curie shared the Nobel Prize in Physics with her husband Pierre Curie, for work on radium."
+LINKS = ("Husband", "Physics", "Pierre_Curie", "Radium", "Missing", "Curie", "Radium")
+
+
+def corpus(links: str = "mentions", **details) -> Corpus:
+    named = [Article("Curie", "Marie Curie", LEAD, links=LINKS), Article("Husband", "Husband", "A married man."),
+             Article("Physics", "Physics", "The science of matter."),
+             Article("Pierre_Curie", "Pierre Curie", "A physicist."),
+             Article("Radium", "Radium", "A chemical element.")]
+    filler = [Article(f"f{i}", f"Filler {i}", "Something else.") for i in range(MIN_NEAR + 10)]
+    return Corpus("tiny", named + filler, Provenance("test", "2026-01-01", links=links, details=details))
+
+
+def similarities(c: Corpus) -> np.ndarray:
+    """Pierre closest, then radium, physics; the husband below every filler article."""
+    values = {"Curie": 1.0, "Pierre_Curie": 0.9, "Radium": 0.8, "Physics": 0.5, "Husband": -0.5}
+    return np.array([values.get(a.id, 0.1) for a in c.articles])
+
+
+def test_common_word_mentions_far_from_the_seed_are_hidden_and_the_rest_ordered_by_similarity():
+    c = corpus()
+    links = seed_links(c, c["Curie"], similarities(c))
+    assert links.hidden == ("Husband",)  # "husband" in lower case only, and far from the seed
+    assert links.ids == ("Pierre_Curie", "Radium", "Physics")  # "radium" is lower case too, but near: kept
+    assert links.by_similarity
+    assert hidden_note(c, links.hidden) == "Hidden (common words the lead is not about): husband."
+
+
+def test_real_hyperlinks_are_never_hidden_but_are_ordered_by_similarity():
+    c = corpus("hyperlinks")
+    assert seed_links(c, c["Curie"], similarities(c)).ids == ("Pierre_Curie", "Radium", "Physics", "Husband")
+
+
+def test_a_corpus_that_ranks_its_links_keeps_their_order_and_without_similarities_links_come_as_stored():
+    c = corpus("hyperlinks", link_order="ranked")
+    ranked = seed_links(c, c["Curie"], similarities(c))
+    assert ranked.ids == ("Husband", "Physics", "Pierre_Curie", "Radium") and not ranked.by_similarity
+    plain = seed_links(corpus(), corpus()["Curie"], None)
+    assert plain.ids == ("Husband", "Physics", "Pierre_Curie", "Radium") and plain.hidden == ()
+
+
+def test_a_small_corpus_hides_nothing():
+    small = Corpus("small", corpus().articles[:20], corpus().provenance)
+    assert seed_links(small, small["Curie"], similarities(small)).hidden == ()
+
+
+def test_the_description_says_how_links_are_ordered():
+    assert links_description(corpus(), True).endswith("ordered by similarity to the seed.")
+    assert "approximation" in links_description(corpus(), True)
+    assert links_description(corpus("hyperlinks"), False) == "The articles this one links to, in the source's order."

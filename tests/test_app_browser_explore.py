@@ -1,0 +1,94 @@
+"""Explore as a reader sees it, in headless Chromium at 1600x1200 (issue #12, points 1-3): labels shown in
+full, columns that say what they are, spaces the seed lacks left out in one line, the reader's mix near
+the top. Screenshots: test-artifacts/explore_*.png.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser import buttons, idle, shot, wait
+
+pytestmark = pytest.mark.slow
+
+FOLD = 1200  # px: the page area of a 1600x1200 window
+
+
+def _open(driver, url: str, column_prefix: str = "card-generic") -> None:
+    driver.get(url)
+    wait(driver, lambda d: len(buttons(d, column_prefix)) >= 3, message=f"cards of {column_prefix} at {url}")
+    idle(driver)
+    time.sleep(1)
+
+
+def _main_text(driver) -> str:
+    return driver.find_element("css selector", '[data-testid="stMain"]').text
+
+
+def _heading_top(driver, heading: str) -> float:
+    """The page y-position of a column heading (bold text), scrolled or not."""
+    element = driver.find_element("xpath", f"//strong[normalize-space()='{heading}']")
+    return driver.execute_script("return arguments[0].getBoundingClientRect().top + window.scrollY;", element)
+
+
+def _scroll_to(driver, text: str, tag: str = "strong", block: str = "start") -> None:
+    """Scroll Streamlit's main pane (not the window) until the element with `text` is at `block`."""
+    element = driver.find_element("xpath", f"//{tag}[normalize-space()='{text}']")
+    driver.execute_script("arguments[0].scrollIntoView({block: arguments[1]});", element, block)
+    time.sleep(0.5)
+
+
+def test_marie_curie_cards_show_every_shared_label_in_full(server, browser):
+    _open(browser, f"{server}/?seed=Marie+Curie")
+    assert browser.execute_script("return window.innerWidth;") == 1600
+    chips = browser.execute_script("""
+        const spans = [...document.querySelectorAll('[data-testid="stMain"] span')]
+            .filter(s => s.textContent.trim() === 'occupation: physicist');
+        return spans.map(s => {
+            const block = s.closest('[data-testid="stCaptionContainer"], [data-testid="stMarkdownContainer"]');
+            const cut = getComputedStyle(s).textOverflow === 'ellipsis' && s.scrollWidth > s.clientWidth;
+            return [s.textContent, block.scrollWidth, block.clientWidth, cut];
+        });""")
+    assert len(chips) >= 3, chips  # on neighbour cards (and the seed's card), never "occupation: phy…"
+    for text, scroll, client, cut in chips:
+        assert text == "occupation: physicist" and scroll <= client and not cut
+    text = _main_text(browser)
+    assert "occupation: phy…" not in text and "similarity 0." in text and "also in: " in text
+    assert "Similar overall" in text and "Your mix:" in text
+    assert "Marie Curie has no topic label, so that space is left out." in text
+    shot(browser, "explore_marie_curie.png")
+    _scroll_to(browser, "generic")
+    time.sleep(0.5)
+    shot(browser, "explore_marie_curie_cards.png")
+
+
+def test_a_seed_without_country_or_occupation_says_so_in_one_line(server, browser):
+    _open(browser, f"{server}/?seed=Chlorophyll")
+    text = _main_text(browser)
+    assert "Chlorophyll has no country or occupation label, so those spaces are left out." in text
+    headings = [e.text for e in browser.find_elements("css selector", '[data-testid="stMarkdownContainer"] p > strong')]
+    assert "country space" not in headings and "occupation space" not in headings
+    assert {"Wikipedia links", "generic", "your mix", "topic space", "union space", "intersection space"} <= set(headings)
+    _scroll_to(browser, "Chlorophyll has no country or occupation label, so those spaces are left out.", "p", "center")
+    time.sleep(0.5)
+    shot(browser, "explore_chlorophyll.png")
+
+
+def test_the_mix_column_from_the_url_is_above_the_fold(server, browser):
+    _open(browser, f"{server}/?seed=Marie+Curie&blend=country:0.7,occupation:0.3")
+    assert _heading_top(browser, "your mix") < FOLD
+    assert "Your mix: 70% country similarity + 30% occupation similarity" in _main_text(browser)
+    shot(browser, "explore_blend.png")
+
+
+def test_a_free_text_seed_keeps_every_space(server, browser):
+    _open(browser, f"{server}/?text=a+French+painter+of+water+lilies")
+    headings = [e.text for e in browser.find_elements("css selector", '[data-testid="stMarkdownContainer"] p > strong')]
+    assert {"generic", "country space", "occupation space", "topic space", "union space"} <= set(headings)
+    text = _main_text(browser)
+    assert "Links need an article seed, so the Wikipedia links column is left out." in text
+    assert "has no" not in text  # no aspect space is left out for free text
+    _scroll_to(browser, "Your mix: pick the spaces that matter", "p")
+    time.sleep(0.5)
+    shot(browser, "explore_free_text.png")

@@ -1,0 +1,101 @@
+"""Maps and the links column as a reader sees them, in headless Chromium at 1600x1200 (issue #12, points 5-6):
+one colour per label across seeds and both maps, faint unlabelled points, a legend below the plot, the
+seed's label beside it, a click that marks the article in both maps, the top-10 overlap; the links column
+without common-word mentions, ordered by similarity. Screenshots: test-artifacts/maps_*.png, explore_links_*.png.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser import buttons, idle, shot, wait
+
+pytestmark = pytest.mark.slow
+
+# Plotly's own view of each map: trace name → marker colour, the legend's place, the annotations.
+READ_MAPS = """
+return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
+    colours: Object.fromEntries(gd._fullData.map(t => [t.name.replace(/ \\(\\d+\\)$/, ''), t.marker.color])),
+    names: gd._fullData.map(t => t.name),
+    offLegend: gd._fullData.filter(t => t.showlegend === false).map(t => t.name),
+    legendBottom: gd._fullLayout.legend.y < 0,
+    annotations: (gd._fullLayout.annotations || []).map(a => a.text),
+}));
+"""
+
+
+def _open_maps(driver, url: str) -> list[dict]:
+    driver.get(url)
+    wait(driver, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) == 2, timeout=600,
+         message=f"two maps at {url}")
+    idle(driver, timeout=600)
+    time.sleep(1.5)
+    return driver.execute_script(READ_MAPS)
+
+
+def _main_text(driver) -> str:
+    return driver.find_element("css selector", '[data-testid="stMain"]').text
+
+
+def _click_point(driver, plot_index: int, trace_name: str) -> str:
+    """Click the first point of the trace called `trace_name` in a map; returns its article id."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    plot = driver.find_elements("css selector", ".js-plotly-plot")[plot_index]
+    x, y, article_id = driver.execute_script("""
+        const gd = arguments[0];
+        const index = gd._fullData.findIndex(t => t.name === arguments[1]);
+        const trace = gd._fullData[index];  // WebGL traces keep their points in x and y, not calcdata
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        return [xa._offset + xa.c2p(trace.x[0]), ya._offset + ya.c2p(trace.y[0]), trace.customdata[0]];
+    """, plot, trace_name)
+    width, height = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height];",
+                                          plot)
+    ActionChains(driver).move_to_element_with_offset(plot, int(x - width / 2), int(y - height / 2)).click().perform()
+    return article_id
+
+
+def test_maps_keep_each_label_colour_across_seeds_and_mark_a_click_in_both(server, browser):
+    curie = _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+    shot(browser, "maps_marie_curie.png")
+    left, right = curie
+    shared = set(left["colours"]) & set(right["colours"])
+    assert len(shared) >= 5 and all(left["colours"][n] == right["colours"][n] for n in shared)  # both maps
+    assert left["legendBottom"] and right["legendBottom"]
+    assert any(name.startswith("(no label)") for name in left["offLegend"])  # faint, said in the caption
+    assert any(text.startswith("★ Marie Curie") for text in left["annotations"])
+    text = _main_text(browser)
+    assert "Jaccard@10" in text and "python -m" not in text and "no country label" in text
+
+    other = _open_maps(browser, f"{server}/maps?seed=Tokyo")
+    shot(browser, "maps_other_seed.png")
+    again = set(other[0]["colours"]) & set(left["colours"]) - {"★ seed", "◇ neighbours"}
+    assert len(again) >= 5 and all(other[0]["colours"][n] == left["colours"][n] for n in again)  # across seeds
+
+    _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+    clicked = _click_point(browser, 0, "◇ neighbours")
+    wait(browser, lambda d: all("clicked" in m["names"] for m in d.execute_script(READ_MAPS)), timeout=300,
+         message=f"{clicked} marked in both maps")
+    idle(browser, timeout=300)
+    time.sleep(1)
+    assert "Marked in both maps" in _main_text(browser) and "Explore from" in _main_text(browser)
+    shot(browser, "maps_clicked.png")
+    buttons(browser, "map_from")[0].click()
+    wait(browser, lambda d: "Marie" not in d.current_url and "seed=" in d.current_url, timeout=300,
+         message="Map from reseeds the maps")
+
+
+def test_the_links_column_drops_common_words_and_is_ordered_by_similarity(server, browser):
+    browser.get(f"{server}/?seed=Marie+Curie")
+    wait(browser, lambda d: len(buttons(d, "card-links")) >= 3, timeout=600, message="links column")
+    idle(browser)
+    time.sleep(1)
+    links = [b.text.strip() for b in buttons(browser, "card-links")]
+    assert "Pierre Curie" in links and not {"Husband", "Joint", "Nature"} & set(links)
+    text = _main_text(browser)
+    assert "ordered by similarity to the seed" in text and "husband" in text  # hidden words are named
+    heading = browser.find_element("xpath", "//strong[normalize-space()='Wikipedia links']")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", heading)
+    time.sleep(0.5)
+    shot(browser, "explore_links_marie_curie.png")
