@@ -168,11 +168,15 @@ class Neighbourhood:
         return [self._neighbour(i, None, article) for i in self.links_of(article).ids[:k]]
 
     def _served_links(self, article_id: str) -> SeedLinks:
+        return seed_links(self.corpus, self.corpus[article_id], self.generic_similarities(self.corpus[article_id]))
+
+    def generic_similarities(self, seed: "str | Article") -> np.ndarray | None:
+        """Cosine of every article to `seed` in the generic space (None without one): how unrelated an
+        article is to another, whatever aspects either has."""
         generic = self._generic_space()
-        similarities = None
-        if generic is not None:
-            similarities = generic.embeddings_ @ generic.embeddings_[self.corpus.position[article_id]]
-        return seed_links(self.corpus, self.corpus[article_id], similarities)
+        if generic is None:
+            return None
+        return generic.embeddings_ @ generic.embeddings_[self.corpus.position[self.resolve_seed(seed).id]]
 
     def _generic_space(self) -> Space | None:
         return next((space for space in self.spaces.values() if space.kind == Kind.GENERIC.value), None)

@@ -7,7 +7,11 @@ it proposed (a candidate two sources proposed counts for both); unranked candida
 are all unranked). A participant's score per source and task type is the mean over their answers;
 the reported mean rank is the mean over participants, with a percentile bootstrap over
 participants, a Friedman test over participants who have every source, and pairwise Wilcoxon
-signed-rank tests with Holm's correction.
+signed-rank tests with Holm's correction; Kendall's W (the Friedman statistic scaled to 0–1) says how
+strongly participants agree on the order of the sources.
+
+Check tasks (attention items, gold tasks) are left out of the comparison; the exclusion rules the study
+declared are applied, and the report carries the results with and without them.
 """
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ import numpy as np
 from explore.errors import AspectNavError
 from study.candidates import Candidate
 from study.definition import StudyDefinition, Task
+from study.exclusions import RuleCount, apply_exclusions
 
 ALL_TASKS = "all"
 
@@ -42,11 +47,21 @@ class AnswerRecord:
     ranking: tuple[str, ...]
     candidates: tuple[Candidate, ...]
     answered_at: str = ""
+    seconds: float | None = None  # from the task being shown to its answer
 
     @property
     def rank_of(self) -> dict[str, int]:
         """Article id → the rank the participant gave it (1 = best); unranked ids are absent."""
         return {article_id: position for position, article_id in enumerate(self.ranking, start=1)}
+
+
+@dataclass(frozen=True)
+class ParticipantRecord:
+    """One participant as the report needs them: number, the task order they got, whether they finished."""
+
+    participant: int
+    task_order: tuple[str, ...]
+    finished: bool = False
 
 
 @dataclass(frozen=True)
@@ -66,6 +81,7 @@ class FriedmanResult:
     p_value: float | None
     participants: int
     note: str = ""
+    kendall_w: float | None = None  # effect size: chi2 / (n (k - 1)), 0 = no agreement, 1 = all agree
 
 
 @dataclass(frozen=True)
@@ -89,18 +105,57 @@ class TaskBreakdown:
     answers: int
 
 
+@dataclass(frozen=True)
+class CheckOutcome:
+    """How participants did on one attention item or gold task."""
+
+    task_id: str
+    kind: str
+    passed: int
+    answered: int
+
+
+@dataclass(frozen=True)
+class OrderCount:
+    """How many participants got one row of the balanced Latin square."""
+
+    row: int
+    order: tuple[str, ...]
+    participants: int
+
+
+@dataclass
+class Comparison:
+    """Mean ranks and tests over one set of participants."""
+
+    participants: int
+    summaries: list[SourceSummary] = field(default_factory=list)
+    friedman: list[FriedmanResult] = field(default_factory=list)
+    pairwise: list[PairwiseTest] = field(default_factory=list)
+    per_task: list[TaskBreakdown] = field(default_factory=list)
+
+
 @dataclass
 class StudyReport:
+    """`summaries`…`per_task` are the primary results (declared exclusions applied); `unexcluded` holds the
+    same over every answering participant when a rule excluded anyone."""
+
     study: str
     unranked: str
     participants_started: int
     participants_finished: int
     participants_answering: int
     answers: int
+    design: str = "random"
     summaries: list[SourceSummary] = field(default_factory=list)
     friedman: list[FriedmanResult] = field(default_factory=list)
     pairwise: list[PairwiseTest] = field(default_factory=list)
     per_task: list[TaskBreakdown] = field(default_factory=list)
+    checks: list[CheckOutcome] = field(default_factory=list)
+    exclusions: list[RuleCount] = field(default_factory=list)
+    participants_excluded: int = 0
+    orders: list[OrderCount] = field(default_factory=list)
+    unexcluded: Comparison | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -168,9 +223,55 @@ def _wilcoxon(a: list[float], b: list[float]) -> tuple[float | None, float | Non
 
 
 def analyse(study: StudyDefinition, answers: list[AnswerRecord], config: AnalysisConfig = AnalysisConfig(),
-            started: int | None = None, finished: int | None = None) -> StudyReport:
-    """The full report; `started`/`finished` are participant counts from the store (default: from answers)."""
-    tasks = {task.id: task for task in study.tasks}
+            started: int | None = None, finished: int | None = None,
+            participants: list[ParticipantRecord] | None = None) -> StudyReport:
+    """The full report; `started`/`finished` are participant counts from the store (default: from answers);
+    `participants` (default: one record per answering participant) feed the exclusion rules and design counts."""
+    answering = {answer.participant for answer in answers}
+    if participants is None:
+        participants = [ParticipantRecord(p, ()) for p in sorted(answering)]
+    exclusions = apply_exclusions(study, participants, answers)
+    kept = [answer for answer in answers if exclusions.keeps(answer.participant)]
+    primary = compare_sources(study, kept, config)
+    report = StudyReport(
+        study=study.name,
+        unranked=str(config.unranked),
+        participants_started=started if started is not None else len(answering),
+        participants_finished=finished if finished is not None else len(answering),
+        participants_answering=len(answering),
+        answers=len(answers),
+        design=str(study.design.order),
+        summaries=primary.summaries, friedman=primary.friedman, pairwise=primary.pairwise, per_task=primary.per_task,
+        checks=check_outcomes(study, answers),
+        exclusions=list(exclusions.counts),
+        participants_excluded=len(exclusions.excluded_by),
+        orders=order_counts(study, participants),
+    )
+    if exclusions.excluded_by:
+        report.unexcluded = compare_sources(study, answers, config)
+    return report
+
+
+def check_outcomes(study: StudyDefinition, answers: list[AnswerRecord]) -> list[CheckOutcome]:
+    outcomes = []
+    for task in study.check_tasks:
+        mine = [answer for answer in answers if answer.task_id == task.id]
+        passed = sum(task.check.passed(answer.ranking) for answer in mine)
+        outcomes.append(CheckOutcome(task.id, str(task.check.kind), passed, len(mine)))
+    return outcomes
+
+
+def order_counts(study: StudyDefinition, participants: list[ParticipantRecord]) -> list[OrderCount]:
+    """Participants per row of the Latin square (empty for random orders)."""
+    rows = study.task_order_rows
+    got = [tuple(p.task_order) for p in participants]
+    return [OrderCount(i, row, got.count(row)) for i, row in enumerate(rows)]
+
+
+def compare_sources(study: StudyDefinition, answers: list[AnswerRecord], config: AnalysisConfig) -> Comparison:
+    """Mean rank per source with intervals, Friedman (with Kendall's W) and pairwise tests, over the
+    comparison tasks (check tasks are left out)."""
+    tasks = {task.id: task for task in study.comparison_tasks}
     sources = study.source_labels
     # participant → task type → source → that participant's answer scores
     by_participant: dict[str, dict[int, dict[str, list[float]]]] = {}
@@ -178,7 +279,7 @@ def analyse(study: StudyDefinition, answers: list[AnswerRecord], config: Analysi
     for answer in answers:
         task = tasks.get(answer.task_id)
         if task is None:
-            continue  # a task removed from the definition: not comparable, left out
+            continue  # a check task, or a task removed from the definition: not comparable, left out
         scores = source_scores(answer, unranked_value(task, config.unranked))
         for task_type in (task.task_type, ALL_TASKS):
             person = by_participant.setdefault(task_type, {}).setdefault(answer.participant, {})
@@ -187,15 +288,7 @@ def analyse(study: StudyDefinition, answers: list[AnswerRecord], config: Analysi
         for source, score in scores.items():
             per_task.setdefault((answer.task_id, source), []).append(score)
 
-    participants = {answer.participant for answer in answers}
-    report = StudyReport(
-        study=study.name,
-        unranked=str(config.unranked),
-        participants_started=started if started is not None else len(participants),
-        participants_finished=finished if finished is not None else len(participants),
-        participants_answering=len(participants),
-        answers=len(answers),
-    )
+    result = Comparison(participants=len({answer.participant for answer in answers}))
     task_types = [*study.task_types, ALL_TASKS] if len(study.task_types) > 1 else study.task_types
     for task_type in task_types:
         people = by_participant.get(task_type, {})
@@ -204,17 +297,22 @@ def analyse(study: StudyDefinition, answers: list[AnswerRecord], config: Analysi
             values = [m[source] for m in means.values() if source in m]
             if values:
                 low, high = bootstrap_interval(values, config)
-                report.summaries.append(SourceSummary(task_type, source, fmean(values), low, high, len(values)))
+                result.summaries.append(SourceSummary(task_type, source, fmean(values), low, high, len(values)))
         present = [s for s in sources if any(s in m for m in means.values())]
         complete = [m for m in means.values() if all(s in m for s in present)]
-        report.friedman.append(_friedman(task_type, present, complete))
-        report.pairwise.extend(_pairwise(task_type, present, means))
-    for task in study.tasks:
+        result.friedman.append(_friedman(task_type, present, complete))
+        result.pairwise.extend(_pairwise(task_type, present, means))
+    for task in tasks.values():
         for source in sources:
             values = per_task.get((task.id, source))
             if values:
-                report.per_task.append(TaskBreakdown(task.id, task.task_type, source, fmean(values), len(values)))
-    return report
+                result.per_task.append(TaskBreakdown(task.id, task.task_type, source, fmean(values), len(values)))
+    return result
+
+
+def kendall_w(statistic: float, participants: int, sources: int) -> float:
+    """Kendall's coefficient of concordance from Friedman's chi-square (Tomczak & Tomczak 2014)."""
+    return statistic / (participants * (sources - 1))
 
 
 def _friedman(task_type: str, sources: list[str], complete: list[dict[str, float]]) -> FriedmanResult:
@@ -224,11 +322,14 @@ def _friedman(task_type: str, sources: list[str], complete: list[dict[str, float
         return FriedmanResult(task_type, None, None, len(complete), "needs at least 2 participants")
     columns = [[m[s] for m in complete] for s in sources]
     if all(len(set(row)) == 1 for row in zip(*columns)):
-        return FriedmanResult(task_type, 0.0, 1.0, len(complete), "every participant ranked all sources equal")
+        return FriedmanResult(task_type, 0.0, 1.0, len(complete), "every participant ranked all sources equal",
+                              kendall_w=0.0)
     from scipy import stats
 
     result = stats.friedmanchisquare(*columns)
-    return FriedmanResult(task_type, float(result.statistic), float(result.pvalue), len(complete))
+    statistic = float(result.statistic)
+    return FriedmanResult(task_type, statistic, float(result.pvalue), len(complete),
+                          kendall_w=kendall_w(statistic, len(complete), len(sources)))
 
 
 def _pairwise(task_type: str, sources: list[str], means: dict[int, dict[str, float]]) -> list[PairwiseTest]:

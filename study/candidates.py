@@ -50,12 +50,16 @@ class Candidate:
 
 def candidates_for(task: Task, provider: CandidateProvider, corpus: Corpus, shuffle_seed: int) -> list[Candidate]:
     """The first `task.candidates_per_source` of each source; an article two sources propose is
-    shown once and credited to both; the list is shuffled with `shuffle_seed` (stored per participant)."""
+    shown once and credited to both; a check task's article (the attention item's instructed article, the
+    gold task's decoy) joins the list credited to the check; the list is shuffled with `shuffle_seed`
+    (stored per participant)."""
     credited: dict[str, list[str]] = {}
     for source in task.sources:
         proposed = [i for i in provider.propose(task.seed, source, task.candidates_per_source + 1) if i != task.seed]
         for article_id in proposed[: task.candidates_per_source]:
             credited.setdefault(article_id, []).append(source.label)
+    if task.check is not None:
+        credited.setdefault(task.check.article, []).append(task.check.source_label)
     candidates = [
         Candidate(i, corpus[i].title, snippet(corpus[i].text), tuple(labels)) for i, labels in credited.items()
     ]

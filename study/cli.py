@@ -48,11 +48,15 @@ def run_check(args: argparse.Namespace) -> int:
         from study.engine_provider import engine_provider
 
         provider = engine_provider(corpus)
-    study = check_study(study, corpus, *((provider.known_spaces(), provider.resolve) if provider else ()))
+    study = check_study(study, corpus, *((provider.known_spaces(), provider.resolve, provider.remoteness)
+                                         if provider else ()))
     print(f"Study {study.name!r} on corpus {corpus.name!r}: {len(study.tasks)} tasks — OK.")
+    print(format_design(study, corpus))
+    print("Tasks:")
     for task in study.tasks:
         sources = ", ".join(source.label for source in task.sources)
-        print(f"  {task.id}: seed {corpus[task.seed].title!r}, {task.aspect} = {task.label!r}; "
+        check = f" [{task.check.kind} check]" if task.check else ""
+        print(f"  {task.id}{check}: seed {corpus[task.seed].title!r}, {task.aspect} = {task.label!r}; "
               f"{task.candidates_per_source} per source from {sources}; rank top {task.rank_depth}")
         if provider:
             from study.candidates import candidates_for
@@ -60,6 +64,30 @@ def run_check(args: argparse.Namespace) -> int:
             for candidate in candidates_for(task, provider, corpus, shuffle_seed=0):
                 print(f"      {candidate.title}  [{'+'.join(candidate.sources)}]")
     return 0
+
+
+def format_design(study, corpus) -> str:
+    """What `study check` says of the design: task orders, check tasks and exclusion rules."""
+    lines = []
+    rows = study.task_order_rows
+    if rows:
+        lines.append(f"Task order: balanced Latin square ({len(rows)} orders, assigned in turn as participants arrive; "
+                     f"every task in every position and before every other task equally often):")
+        width = len(str(len(rows)))
+        lines += [f"  order {i + 1:>{width}}: {' → '.join(row)}" for i, row in enumerate(rows)]
+    else:
+        lines.append("Task order: random per participant (declare design: {order: balanced_latin_square} to counterbalance).")
+    if study.check_tasks:
+        lines.append("Checks (left out of the source comparison):")
+        lines += [f"  {task.id}: {task.check.describe(corpus[task.check.article].title)}" for task in study.check_tasks]
+    else:
+        lines.append("Checks: none (no attention item or gold task).")
+    if study.exclusions:
+        lines.append("Exclusion rules (applied by `study report`, which shows results with and without them):")
+        lines += [f"  {rule.rule}: excludes a participant who {rule.describe()}" for rule in study.exclusions]
+    else:
+        lines.append("Exclusion rules: none declared.")
+    return "\n".join(lines)
 
 
 def run_report(args: argparse.Namespace) -> int:

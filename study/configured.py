@@ -37,7 +37,7 @@ def open_study_flow(study_ref: str | None = None, database_url: str | None = Non
     study = load_study(study_ref or DEFAULT_STUDY)
     corpus = (corpus_loader or open_corpus)(study.corpus)
     provider = engine_provider(corpus, engine_loader)
-    study = check_study(study, corpus, provider.known_spaces(), provider.resolve)
+    study = check_study(study, corpus, provider.known_spaces(), provider.resolve, provider.remoteness)
     return open_flow(study, open_store(study.name, StoreConfig(url=database_url)), provider, corpus)
 
 

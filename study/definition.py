@@ -1,18 +1,19 @@
-"""A user study as data: title, consent text, tasks and the sources each task compares.
+"""A user study as data: title, consent text, tasks and the sources each task compares, and the design
+declared before data collection (task order, attention and gold checks, exclusion rules).
 
 A study file (YAML or JSON) is read by `load_study`, which checks its shape and sizes against pydantic
 schemas (a refusal quotes the field's description); `check_study` then checks it against a corpus (seeds,
-aspects, labels) and the sources the engine knows. Every refusal names the study and the task, so a
-researcher can fix the file without guessing.
+aspects, labels, check articles) and the sources the engine knows. Every refusal names the study and the
+task or field, so a researcher can fix the file without guessing.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import warnings
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
-from typing import Annotated, Any, Callable, Iterable, Mapping
+from typing import Annotated, Any, Callable, Iterable, Literal, Mapping
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
@@ -21,6 +22,9 @@ from explore.errors import AmbiguousTitleError, AspectNavError, UnknownArticleEr
 from explore.query import Kind, Query
 from explore.schema import Refusal, refusals
 from explore.settings import ASSETS_DIR
+from study.check_tasks import DECOY_MIN_REMOTENESS, Check, CheckKind, decoy_suggestions, shared_labels
+from study.exclusions import RULES, ExclusionRule
+from study.task_order import Design, TaskOrder
 
 STUDIES_DIR = ASSETS_DIR / "studies"
 DEFAULT_STUDY = "vital_default"
@@ -69,6 +73,7 @@ class Task:
     sources: tuple[Source, ...]
     candidates_per_source: int = 3
     rank_depth: int = 5
+    check: Check | None = None  # an attention item or gold task: left out of the source comparison
 
     @property
     def task_type(self) -> str:
@@ -89,6 +94,8 @@ class StudyDefinition:
     intro: str
     consent: str
     tasks: tuple[Task, ...]
+    design: Design = Design()
+    exclusions: tuple[ExclusionRule, ...] = ()
 
     def task(self, task_id: str) -> Task:
         for task in self.tasks:
@@ -97,28 +104,58 @@ class StudyDefinition:
         raise StudyDefinitionError(f"Study {self.name!r} has no task {task_id!r}.")
 
     @property
+    def comparison_tasks(self) -> tuple[Task, ...]:
+        """The tasks that compare sources (every task but the checks)."""
+        return tuple(task for task in self.tasks if task.check is None)
+
+    @property
+    def check_tasks(self) -> tuple[Task, ...]:
+        return tuple(task for task in self.tasks if task.check is not None)
+
+    @property
     def source_labels(self) -> list[str]:
-        return list(dict.fromkeys(source.label for task in self.tasks for source in task.sources))
+        return list(dict.fromkeys(source.label for task in self.comparison_tasks for source in task.sources))
 
     @property
     def task_types(self) -> list[str]:
-        return list(dict.fromkeys(task.task_type for task in self.tasks))
+        return list(dict.fromkeys(task.task_type for task in self.comparison_tasks))
+
+    @property
+    def task_order_rows(self) -> list[tuple[str, ...]]:
+        """The Latin-square rows participants are assigned to in arrival order (empty when random)."""
+        return self.design.rows([task.id for task in self.tasks])
 
     def to_dict(self) -> dict:
-        tasks = [{**asdict(task), "sources": [source.to_dict() for source in task.sources]} for task in self.tasks]
-        return {**asdict(replace(self, tasks=())), "tasks": tasks}
+        """A study without checks, design or exclusions keeps the shape (and fingerprint) of earlier releases."""
+        tasks = [_task_dict(task) for task in self.tasks]
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("tasks", "design", "exclusions")}
+        if self.design != Design():
+            data["design"] = {"order": str(self.design.order)}
+        if self.exclusions:
+            data["exclusions"] = [rule.model_dump() for rule in self.exclusions]
+        return {**data, "tasks": tasks}
 
     def fingerprint(self) -> str:
         """Changes when anything a participant sees or the analysis reads changes."""
         return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
 
 
+def _task_dict(task: Task) -> dict:
+    data = {**asdict(replace(task, check=None)), "sources": [source.to_dict() for source in task.sources]}
+    del data["check"]
+    return {**data, "check": task.check.to_dict()} if task.check else data
+
+
 def study_from_dict(data: Mapping) -> StudyDefinition:
     """Inverse of `StudyDefinition.to_dict` (the store keeps studies as JSON)."""
     tasks = tuple(
-        Task(**{**t, "sources": tuple(Source.from_dict(s) for s in t["sources"])}) for t in data["tasks"]
+        Task(**{**t, "sources": tuple(Source.from_dict(s) for s in t["sources"]),
+                "check": Check.from_dict(t["check"]) if t.get("check") else None})
+        for t in data["tasks"]
     )
-    return StudyDefinition(**{**data, "tasks": tasks})
+    design = Design(TaskOrder(data["design"]["order"])) if data.get("design") else Design()
+    exclusions = tuple(RULES[rule["rule"]].model_validate(rule) for rule in data.get("exclusions") or ())
+    return StudyDefinition(**{**data, "tasks": tasks, "design": design, "exclusions": exclusions})
 
 
 def study_path(name_or_path: str | Path) -> Path:
@@ -166,7 +203,16 @@ class _StudyFile(_Schema):
     intro: str | None = Field(None, description="text")
     consent: str | None = Field(None, description="text")
     defaults: dict[str, Any] | None = Field(None, description="a mapping of sources, candidates_per_source, rank_depth")
+    design: dict[str, Any] | None = Field(None, description="a mapping {order: random | balanced_latin_square}")
+    exclusions: list[Any] | None = Field(
+        None, description=f"a list of exclusion rules, each a mapping {{rule: {' | '.join(RULES)}}}")
     tasks: list[Any] = Field(min_length=1, description="a non-empty list of tasks")
+
+
+class _DesignFile(_Schema):
+    """How participants get their task order."""
+
+    order: TaskOrder = Field(TaskOrder.RANDOM, description=" or ".join(map(str, TaskOrder)))
 
 
 class _Defaults(_Schema):
@@ -188,6 +234,21 @@ class _TaskFile(_Defaults):
     label: _Text = Field(description="a label of that aspect such as France")
     seed: _Text = Field(description="the title of the article the task starts from")
     goal: _Text = Field(description="a text shown to the participant, such as 'Learn about France'")
+    check: dict[str, Any] | None = Field(
+        None, description="a mapping {kind: attention, rank_first: <title>} or {kind: gold, decoy: <title>}")
+
+
+class _AttentionFile(_Schema):
+    kind: Literal["attention"]
+    rank_first: _Text = Field(description="the title of the article the goal tells participants to rank first")
+
+
+class _GoldFile(_Schema):
+    kind: Literal["gold"]
+    decoy: _Text = Field(description="the title of an article unrelated to the seed, that nobody attentive ranks first")
+
+
+_CHECK_FILES: dict[str, type[_Schema]] = {"attention": _AttentionFile, "gold": _GoldFile}
 
 
 def _validated(schema: type[_Schema], data: Any, here: str):
@@ -224,6 +285,9 @@ def parse_study(data: Any, default_name: str = DEFAULT_STUDY) -> StudyDefinition
         if task.id in seen:
             raise StudyDefinitionError(f"{where}, task {task.id!r}: the id is used twice.")
         seen.add(task.id)
+    if not any(task.check is None for task in tasks):
+        raise StudyDefinitionError(f"{where}: every task is a check; at least one task must compare sources.")
+    design = _validated(_DesignFile, study.design or {}, f"{where}, design")
     return StudyDefinition(
         name=name,
         title=study.title or name,
@@ -231,7 +295,29 @@ def parse_study(data: Any, default_name: str = DEFAULT_STUDY) -> StudyDefinition
         intro=(study.intro or "").strip(),
         consent=(study.consent or "").strip(),
         tasks=tasks,
+        design=Design(design.order),
+        exclusions=_parse_exclusions(study.exclusions or [], tasks, where),
     )
+
+
+def _parse_exclusions(raw_rules: list[Any], tasks: tuple[Task, ...], where: str) -> tuple[ExclusionRule, ...]:
+    """Each rule known, given once, and with the check task it reads present in the study."""
+    rules = []
+    for index, raw in enumerate(raw_rules, start=1):
+        name = raw.get("rule") if isinstance(raw, Mapping) else None
+        here = f"{where}, exclusions #{index}" + (f" ({name!r})" if isinstance(name, str) else "")
+        if not isinstance(raw, Mapping) or name not in RULES:
+            got = name if isinstance(raw, Mapping) else raw
+            raise StudyDefinitionError(f"{here}: 'rule' must be one of {', '.join(RULES)}, not {got!r}.")
+        rule = _validated(RULES[name], raw, here)
+        if any(earlier.rule == rule.rule for earlier in rules):
+            raise StudyDefinitionError(f"{here}: the rule is declared twice.")
+        if rule.needs is not None and not any(t.check and t.check.kind is rule.needs for t in tasks):
+            raise StudyDefinitionError(
+                f"{here}: the study has no {rule.needs} task to apply it to; add a task with "
+                f"check: {{kind: {rule.needs}, ...}} or remove the rule.")
+        rules.append(rule)
+    return tuple(rules)
 
 
 def _parse_task(raw: Any, index: int, defaults: _Defaults, where: str) -> Task:
@@ -250,7 +336,22 @@ def _parse_task(raw: Any, index: int, defaults: _Defaults, where: str) -> Task:
             f"= at most {per_source * len(sources)} candidates."
         )
     return Task(id=task_id, aspect=fields.aspect, label=fields.label, seed=fields.seed, goal=fields.goal,
-                sources=sources, candidates_per_source=per_source, rank_depth=depth)
+                sources=sources, candidates_per_source=per_source, rank_depth=depth,
+                check=_parse_check(fields.check, fields.goal, here) if fields.check is not None else None)
+
+
+def _parse_check(raw: Mapping, goal: str, here: str) -> Check:
+    kind = raw.get("kind")
+    if kind not in _CHECK_FILES:
+        raise StudyDefinitionError(f"{here}: check 'kind' must be attention or gold, not {kind!r}.")
+    schema = _validated(_CHECK_FILES[kind], raw, f"{here}, check")
+    if isinstance(schema, _AttentionFile):
+        if schema.rank_first.casefold() not in goal.casefold():
+            raise StudyDefinitionError(
+                f"{here}, check: the goal must name {schema.rank_first!r}, the article to rank first, so that "
+                f"participants can follow it (e.g. 'To show you are reading, rank “{schema.rank_first}” first.').")
+        return Check(CheckKind.ATTENTION, schema.rank_first)
+    return Check(CheckKind.GOLD, schema.decoy)
 
 
 def _parse_source(raw: Any, task_aspect: str, here: str) -> Source:
@@ -289,12 +390,15 @@ def _query(make, here: str, label: str) -> Query:
 
 
 def check_study(study: StudyDefinition, corpus, known_spaces: Iterable[str] | None = None,
-                resolve: Callable[[Query], object] | None = None) -> StudyDefinition:
-    """Refuse a study that does not fit `corpus`: unknown seed, aspect, label or space.
+                resolve: Callable[[Query], object] | None = None,
+                remoteness: Callable[[str], Mapping[str, float]] | None = None) -> StudyDefinition:
+    """Refuse a study that does not fit `corpus`: unknown seed, aspect, label, space or check article.
 
     `known_spaces` are the space names a blend may weight and an `aspect:` source may name
     (default: `generic` plus the corpus's aspects); `resolve`, when given (the engine's
-    `Neighbourhood.resolve`), must accept every source other than links. Seeds are resolved to article ids.
+    `Neighbourhood.resolve`), must accept every source other than links; `remoteness`, when given
+    (seed id → article id → share of the corpus nearer the seed in the generic space), must put
+    every gold decoy far from its seed. Seeds and check articles are resolved to article ids.
     """
     if corpus.name != study.corpus:
         raise StudyDefinitionError(f"Study {study.name!r} is for corpus {study.corpus!r}, not {corpus.name!r}.")
@@ -324,5 +428,31 @@ def check_study(study: StudyDefinition, corpus, known_spaces: Iterable[str] | No
                 _query(lambda: resolve(source.query), here, source.label)
             if source.query.kind is Kind.LINKS and corpus.provenance.links == "none":
                 raise StudyDefinitionError(f"{here}: source 'links' but corpus {corpus.name!r} has no links.")
-        resolved.append(replace(task, seed=seed.id))
+        check = _check_article(task, seed.id, corpus, remoteness, here) if task.check else None
+        resolved.append(replace(task, seed=seed.id, check=check))
     return replace(study, tasks=tuple(resolved))
+
+
+def _check_article(task: Task, seed_id: str, corpus, remoteness, here: str) -> Check:
+    """The check's article as an id; a gold decoy must share no label with the seed and lie far from it."""
+    try:
+        article = corpus.find(task.check.article)
+    except (UnknownArticleError, AmbiguousTitleError) as exc:
+        raise StudyDefinitionError(f"{here}: check article — {exc}") from None
+    if article.id == seed_id:
+        raise StudyDefinitionError(f"{here}: the check article {article.title!r} is the seed itself.")
+    if task.check.kind is CheckKind.GOLD:
+        far = remoteness(seed_id) if remoteness else None
+        shared = shared_labels(corpus, seed_id, article.id)
+        if shared:
+            problem = "shares " + "; ".join(f"{aspect} = {', '.join(v)}" for aspect, v in shared.items()) + " with the seed"
+        elif far is not None and far[article.id] < DECOY_MIN_REMOTENESS:
+            problem = (f"is nearer the seed in the generic space than {1 - far[article.id]:.0%} of the corpus "
+                       f"(a decoy must be farther from it than {DECOY_MIN_REMOTENESS:.0%})")
+        else:
+            problem = None
+        if problem:
+            suggested = ", ".join(repr(corpus[a].title) for a in decoy_suggestions(corpus, seed_id, far)) if far else ""
+            hint = f"; unrelated and far from it: {suggested}" if suggested else ""
+            raise StudyDefinitionError(f"{here}: gold decoy {article.title!r} {problem}{hint}.")
+    return replace(task.check, article=article.id)

@@ -7,31 +7,59 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
 
-from study.analysis import AnalysisConfig, AnswerRecord, StudyReport, analyse
+from study.analysis import (
+    AnalysisConfig,
+    AnswerRecord,
+    Comparison,
+    ParticipantRecord,
+    StudyReport,
+    analyse,
+)
 from study.candidates import Candidate
 from study.definition import StudyDefinition
-from study.store import AnswerRow, ParticipantRow, StudyStore
+from study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore
 
 SUMMARY_FIELDS = ["task_type", "source", "mean_rank", "ci_low", "ci_high", "participants"]
-ANSWER_FIELDS = ["participant", "task_id", "task_type", "answered_at", "article_id", "title", "sources", "rank"]
+ANSWER_FIELDS = ["participant", "task_id", "task_type", "answered_at", "seconds", "article_id", "title", "sources",
+                 "rank"]
 
 
-def load_answers(store: StudyStore, study_name: str | None = None) -> tuple[StudyDefinition, list[AnswerRecord], int, int]:
-    """The stored study, its answers, and how many participants started and finished."""
+@dataclass(frozen=True)
+class StoredAnswers:
+    """A study as its database holds it: the definition, every answer, every participant, and counts."""
+
+    study: StudyDefinition
+    answers: list[AnswerRecord]
+    participants: list[ParticipantRecord]
+    started: int
+    finished: int
+
+
+def _seconds(shown_at, answered_at) -> float | None:
+    if isinstance(shown_at, datetime) and isinstance(answered_at, datetime):
+        return max(0.0, (answered_at - shown_at).total_seconds())
+    return None
+
+
+def load_answers(store: StudyStore, study_name: str | None = None) -> StoredAnswers:
+    """The stored study, its answers (with the seconds from showing each task to its answer) and participants."""
     study_id, study = store.stored_study(study_name)
     with store.reading() as session:
-        started = session.scalar(select(func.count()).where(ParticipantRow.study_id == study_id))
-        finished = session.scalar(
-            select(func.count()).where(ParticipantRow.study_id == study_id, ParticipantRow.finished_at.is_not(None))
-        )
+        people = session.execute(
+            select(ParticipantRow.id, ParticipantRow.task_order, ParticipantRow.finished_at)
+            .where(ParticipantRow.study_id == study_id).order_by(ParticipantRow.id)
+        ).all()
         rows = session.execute(
             select(AnswerRow.participant_id, AnswerRow.task_id, AnswerRow.ranking, AnswerRow.candidates,
-                   AnswerRow.answered_at)
+                   AnswerRow.answered_at, PresentationRow.shown_at)
             .join(ParticipantRow, ParticipantRow.id == AnswerRow.participant_id)
+            .outerjoin(PresentationRow, (PresentationRow.participant_id == AnswerRow.participant_id)
+                       & (PresentationRow.task_id == AnswerRow.task_id))
             .where(ParticipantRow.study_id == study_id)
             .order_by(AnswerRow.id)
         ).all()
@@ -42,16 +70,20 @@ def load_answers(store: StudyStore, study_name: str | None = None) -> tuple[Stud
             ranking=tuple(json.loads(ranking)),
             candidates=tuple(Candidate.from_dict(c) for c in json.loads(candidates)),
             answered_at=answered_at.isoformat() if isinstance(answered_at, datetime) else str(answered_at),
+            seconds=_seconds(shown_at, answered_at),
         )
-        for participant, task_id, ranking, candidates, answered_at in rows
+        for participant, task_id, ranking, candidates, answered_at, shown_at in rows
     ]
-    return study, answers, started, finished
+    participants = [ParticipantRecord(pid, tuple(json.loads(order)), finished_at is not None)
+                    for pid, order, finished_at in people]
+    return StoredAnswers(study, answers, participants, len(participants), sum(p.finished for p in participants))
 
 
 def study_report(store: StudyStore, study_name: str | None = None,
                  config: AnalysisConfig = AnalysisConfig()) -> tuple[StudyReport, StudyDefinition, list[AnswerRecord]]:
-    study, answers, started, finished = load_answers(store, study_name)
-    return analyse(study, answers, config, started, finished), study, answers
+    stored = load_answers(store, study_name)
+    report = analyse(stored.study, stored.answers, config, stored.started, stored.finished, stored.participants)
+    return report, stored.study, stored.answers
 
 
 def summary_csv(report: StudyReport) -> str:
@@ -74,7 +106,8 @@ def answers_csv(study: StudyDefinition, answers: list[AnswerRecord]) -> str:
         for candidate in answer.candidates:
             writer.writerow({
                 "participant": answer.participant, "task_id": answer.task_id, "task_type": types.get(answer.task_id, ""),
-                "answered_at": answer.answered_at, "article_id": candidate.id, "title": candidate.title,
+                "answered_at": answer.answered_at,
+                "seconds": "" if answer.seconds is None else round(answer.seconds, 1), "article_id": candidate.id, "title": candidate.title,
                 "sources": "+".join(candidate.sources), "rank": rank.get(candidate.id, ""),
             })
     return out.getvalue()
@@ -85,7 +118,7 @@ def report_json(report: StudyReport, study: StudyDefinition, answers: list[Answe
         **report.to_dict(),
         "definition": study.to_dict(),
         "raw_answers": [
-            {"participant": a.participant, "task_id": a.task_id, "answered_at": a.answered_at,
+            {"participant": a.participant, "task_id": a.task_id, "answered_at": a.answered_at, "seconds": a.seconds,
              "ranking": list(a.ranking), "candidates": [c.to_dict() for c in a.candidates]}
             for a in answers
         ],
@@ -98,7 +131,8 @@ def _p(value: float | None) -> str:
 
 
 def format_report(report: StudyReport) -> str:
-    """The plain-text report the CLI prints."""
+    """The plain-text report the CLI prints: design, checks and exclusions, then the results (with the
+    declared exclusions applied) and, when anyone was excluded, the same without exclusions."""
     lines = [
         f"Study {report.study}: {report.participants_started} participants started, "
         f"{report.participants_finished} finished, {report.answers} answers "
@@ -107,25 +141,57 @@ def format_report(report: StudyReport) -> str:
     if not report.answers:
         lines.append("No answers yet.")
         return "\n".join(lines)
+    lines += _design_lines(report)
+    if not report.unexcluded:
+        lines += _comparison_lines(report, "")
+        return "\n".join(lines)
+    kept = report.participants_answering - report.participants_excluded
+    lines += _comparison_lines(report, f" — with exclusions ({kept} participants)")
+    lines += ["", "=" * 72]
+    lines += _comparison_lines(report.unexcluded, f" — without exclusions ({report.unexcluded.participants} participants)")
+    return "\n".join(lines)
+
+
+def _design_lines(report: StudyReport) -> list[str]:
+    lines = []
+    if report.orders:
+        counts = [o.participants for o in report.orders]
+        lines += ["", f"Task order: balanced Latin square, {len(report.orders)} orders; participants per order "
+                      f"{min(counts)}–{max(counts)} ({', '.join(map(str, counts))})"]
+    else:
+        lines += ["", f"Task order: {report.design} per participant"]
+    if report.checks:
+        lines += ["", "Checks (passed / answered)"]
+        lines += [f"  {c.kind:<10} {c.task_id:<24} {c.passed} / {c.answered}" for c in report.checks]
+    if report.exclusions:
+        lines += ["", f"Exclusion rules declared in the study file: {report.participants_excluded} of "
+                      f"{report.participants_answering} answering participants excluded"]
+        lines += [f"  {r.rule:<18} {r.participants:>4}  {r.description}" for r in report.exclusions]
+    return lines
+
+
+def _comparison_lines(result: StudyReport | Comparison, heading: str) -> list[str]:
+    lines = []
     current = None
-    for row in report.summaries:
+    for row in result.summaries:
         if row.task_type != current:
             current = row.task_type
-            lines += ["", f"Mean rank by source — {current} tasks (lower is better; 95% bootstrap CI)"]
+            lines += ["", f"Mean rank by source — {current} tasks{heading} (lower is better; 95% bootstrap CI)"]
         lines.append(f"  {row.source:<14} {row.mean_rank:6.2f}  [{row.ci_low:5.2f}, {row.ci_high:5.2f}]  n={row.participants}")
-    lines += ["", "Friedman test (participants with every source)"]
-    for f in report.friedman:
+    lines += ["", "Friedman test (participants with every source); Kendall's W = effect size (0 none, 1 full agreement)"]
+    for f in result.friedman:
         stat = "—" if f.statistic is None else f"{f.statistic:.3f}"
-        lines.append(f"  {f.task_type:<12} chi2={stat}  p={_p(f.p_value)}  n={f.participants}  {f.note}".rstrip())
+        w = "—" if f.kendall_w is None else f"{f.kendall_w:.3f}"
+        lines.append(f"  {f.task_type:<12} chi2={stat}  p={_p(f.p_value)}  W={w}  n={f.participants}  {f.note}".rstrip())
     lines += ["", "Pairwise Wilcoxon signed-rank, Holm-corrected"]
-    for t in report.pairwise:
+    for t in result.pairwise:
         lines.append(
             f"  {t.task_type:<12} {t.source_a} vs {t.source_b}: p={_p(t.p_value)}  p_holm={_p(t.p_holm)}  "
             f"n={t.participants}  {t.note}".rstrip()
         )
     lines += ["", "Per task: mean rank by source (answers)"]
-    tasks = list(dict.fromkeys(row.task_id for row in report.per_task))
+    tasks = list(dict.fromkeys(row.task_id for row in result.per_task))
     for task_id in tasks:
-        cells = [f"{r.source} {r.mean_rank:.2f} ({r.answers})" for r in report.per_task if r.task_id == task_id]
+        cells = [f"{r.source} {r.mean_rank:.2f} ({r.answers})" for r in result.per_task if r.task_id == task_id]
         lines.append(f"  {task_id:<24} " + "  ".join(cells))
-    return "\n".join(lines)
+    return lines

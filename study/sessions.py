@@ -7,11 +7,10 @@ answer is one transaction that can succeed only once per participant and task.
 from __future__ import annotations
 
 import json
-import random
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from explore.corpus.model import Corpus
@@ -98,16 +97,22 @@ class ParticipantFlow:
     study_id: int
 
     def start(self) -> str:
-        """A new participant (after consent): a fresh code, a random task order and shuffle seed."""
+        """A new participant (after consent): a fresh code and shuffle seed, and the task order the study's
+        design gives the participant who arrives now (writes run one at a time, so arrivals are counted
+        exactly and a balanced Latin square's rows are handed out in turn)."""
         shuffle_seed = secrets.randbits(62)
-        order = [task.id for task in self.study.tasks]
-        random.Random(shuffle_seed).shuffle(order)
+        task_ids = [task.id for task in self.study.tasks]
+
+        def add(session, code: str) -> None:
+            arrival = session.scalar(select(func.count()).where(ParticipantRow.study_id == self.study_id))
+            order = self.study.design.assign(task_ids, arrival, shuffle_seed).task_ids
+            session.add(ParticipantRow(study_id=self.study_id, code=code, shuffle_seed=shuffle_seed,
+                                       task_order=json.dumps(list(order))))
+
         for _ in range(5):  # a code collision is astronomically rare; retry rather than fail
             code = new_participant_code()
             try:
-                self.store.write(lambda session, code=code: session.add(ParticipantRow(
-                    study_id=self.study_id, code=code, shuffle_seed=shuffle_seed, task_order=json.dumps(order))),
-                    "a new participant")
+                self.store.write(lambda session, code=code: add(session, code), "a new participant")
                 return code
             except IntegrityError:
                 continue

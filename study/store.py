@@ -1,8 +1,10 @@
 """Where study answers live: SQLAlchemy tables, created on first use, with a stored schema version.
 
-An SQLite file under the data home by default (WAL, foreign keys on, writers queue with
-`BEGIN IMMEDIATE` instead of failing); any SQLAlchemy URL (PostgreSQL…) by configuration. All SQL
-goes through SQLAlchemy expressions, so every value is a bound parameter.
+An SQLite file under the data home by default (WAL, foreign keys on), or PostgreSQL by URL. On both,
+write transactions run one at a time and queue instead of failing (SQLite: `BEGIN IMMEDIATE`;
+PostgreSQL: a transaction-scoped advisory lock), so the read-then-write steps of study.sessions mean
+the same on both; readers never wait. All SQL goes through SQLAlchemy expressions, so every value is
+a bound parameter.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from explore.errors import AspectNavError
@@ -42,6 +44,9 @@ from study.write_retry import WriteRetry, with_retries
 SCHEMA_VERSION = 1
 DATABASE_ENV = "ASPECTNAV_STUDY_DB"
 SQLITE_BUSY_TIMEOUT_S = 30.0
+# What every PostgreSQL write transaction runs first: one fixed advisory lock key ("aspectnv" in ASCII),
+# released at commit or rollback. Advisory locks are per database: other databases do not share it.
+POSTGRES_WRITE_LOCK_SQL = f"SELECT pg_advisory_xact_lock({0x6173706563746E76})"
 T = TypeVar("T")
 
 
@@ -111,8 +116,8 @@ class AnswerRow(Base):
 @dataclass(frozen=True)
 class StoreConfig:
     """`url`: any SQLAlchemy URL or a file path; None → $ASPECTNAV_STUDY_DB, else the default SQLite file.
-    `busy_timeout_s`: how long an SQLite writer waits for another's lock before one try fails;
-    `write_retry`: how participants' writes are tried again after that."""
+    `busy_timeout_s`: how long a writer waits for another's lock before one try fails (SQLite's busy
+    timeout, PostgreSQL's lock_timeout); `write_retry`: how participants' writes are tried again after that."""
 
     url: str | None = None
     echo: bool = False
@@ -175,6 +180,28 @@ def _enable_wal(cursor, busy_timeout_s: float) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+def _postgres_engine(url: str, echo: bool, busy_timeout_s: float) -> Engine:
+    # READ COMMITTED whatever the server's default: a writer reads after its lock is granted, and
+    # only per-statement snapshots are sure to see what the writer before it committed.
+    engine = create_engine(url, echo=echo, pool_pre_ping=True, isolation_level="READ COMMITTED")
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record):
+        # Without it a writer stuck behind a held lock would wait forever instead of being retried.
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"SET lock_timeout = {max(1, round(busy_timeout_s * 1000))}")
+        cursor.close()
+        dbapi_connection.commit()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection):
+        # Writers queue as under SQLite's BEGIN IMMEDIATE; the lock ends with the transaction.
+        if not connection.get_execution_options().get("read_only", False):
+            connection.exec_driver_sql(POSTGRES_WRITE_LOCK_SQL)
+
+    return engine
 
 
 class StudyStore:
@@ -257,9 +284,13 @@ def open_store(study_name: str, config: StoreConfig = StoreConfig()) -> StudySto
     """Open (and on first use create) the database of `study_name`, checking the schema version."""
     url = resolve_url(study_name, config.url)
     try:
-        is_sqlite = make_url(url).get_backend_name() == "sqlite"
-        engine = (_sqlite_engine(url, config.echo, config.create, config.busy_timeout_s) if is_sqlite
-                  else create_engine(url, echo=config.echo, pool_pre_ping=True))
+        backend = make_url(url).get_backend_name()
+        if backend == "sqlite":
+            engine = _sqlite_engine(url, config.echo, config.create, config.busy_timeout_s)
+        elif backend == "postgresql":
+            engine = _postgres_engine(url, config.echo, config.busy_timeout_s)
+        else:
+            engine = create_engine(url, echo=config.echo, pool_pre_ping=True)
     except (ArgumentError, ImportError) as exc:
         raise StudyStoreError(f"Cannot use database URL {url!r}: {exc}") from None
     store = StudyStore(engine, config.write_retry)
@@ -273,6 +304,6 @@ def open_store(study_name: str, config: StoreConfig = StoreConfig()) -> StudySto
                 raise StudyStoreError(
                     f"{store.url} has study schema version {version.value}; this AspectNav reads version {SCHEMA_VERSION}."
                 )
-    except OperationalError as exc:
+    except (OperationalError, ProgrammingError) as exc:  # unreachable, no such database, no right to create tables
         raise StudyStoreError(f"Cannot open the study database {store.url}: {exc.orig}") from None
     return store

@@ -48,6 +48,9 @@ class SyntheticProvider:
             raise UnknownSpaceError(f"No space answers {str(query)!r}.")
         return {query.name or str(query): 1.0}
 
+    def remoteness(self, seed_id: str) -> None:
+        return None  # no generic space: gold decoys are checked by their labels alone
+
     def _ranked(self, seed_id: str, kind: str) -> list[str]:
         key = lambda i: hashlib.sha256(f"{seed_id}|{kind}|{i}".encode()).hexdigest()  # noqa: E731
         return sorted((i for i in self.ids if i != seed_id), key=key)
@@ -71,6 +74,23 @@ TINY_STUDY = {
         {"id": "country-france", "aspect": "country", "label": "France", "seed": "Article 00", "goal": "France"},
         {"id": "country-japan", "aspect": "country", "label": "Japan", "seed": "Article 01", "goal": "Japan"},
         {"id": "occupation-painter", "aspect": "occupation", "label": "painter", "seed": "Article 02", "goal": "Painters"},
+    ],
+}
+
+
+# The tiny study with a declared design: a balanced Latin square, a gold task whose decoy (Article 04:
+# Japan, physicist) shares nothing with its seed (Article 00: France, painter), an attention item, and
+# the exclusion rules that read them.
+TINY_DESIGN = {
+    "design": {"order": "balanced_latin_square"},
+    "exclusions": [{"rule": "failed_attention"}, {"rule": "gold_ranked_first"}, {"rule": "incomplete"}],
+    "tasks": [
+        *TINY_STUDY["tasks"],
+        {"id": "gold-france", "aspect": "country", "label": "France", "seed": "Article 00", "goal": "France",
+         "check": {"kind": "gold", "decoy": "Article 04"}},
+        {"id": "attention", "aspect": "occupation", "label": "painter", "seed": "Article 01",
+         "goal": "To show you are reading, rank “Article 05” first.",
+         "check": {"kind": "attention", "rank_first": "Article 05"}},
     ],
 }
 

@@ -47,8 +47,9 @@ class WriteRetry:
 
 def with_retries(transaction: Callable[[], T], policy: WriteRetry, what: str) -> T:
     """Run `transaction` (one all-or-nothing write), again after a pause while it fails with an
-    OperationalError (locked, busy, connection lost: the DB-API's "not the program's fault"); any other
-    error passes through at once. Gives up with StoreBusyError."""
+    OperationalError (the DB-API's "not the program's fault": SQLite locked or busy; PostgreSQL lock
+    timeout, serialization failure or deadlock; a lost connection); any other error passes through at
+    once. Gives up with StoreBusyError."""
     started = policy.clock()
     for attempt in range(1, policy.attempts + 1):
         try:

@@ -34,6 +34,19 @@ def minilm():
 
 
 @pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL server of Debian's package for the whole run, started on first use (under a second);
+    skipped, with the reason, only where none can start here (CI installs the package, so there it runs)."""
+    from tests.postgres_server import PostgresUnavailable, postgres_server
+
+    try:
+        with postgres_server() as server:
+            yield server
+    except PostgresUnavailable as why:
+        pytest.skip(f"no PostgreSQL server: {why}")
+
+
+@pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """One `streamlit run app.py` over a fresh data home, shared by the browser tests of the embedded
     corpus (a module with its own corpus overrides it): the corpus and each map are built once a run."""

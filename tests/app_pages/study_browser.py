@@ -95,9 +95,9 @@ def main() -> int:
         driver = webdriver.Chrome(options=options, service=service)
         code = take_part(driver, f"http://127.0.0.1:{port}/", tasks=2)
         _wait_for_text(driver, "All tasks are done")
-        study, answers, started, finished = load_answers(open_store("tiny_study", StoreConfig(url=db_url)))
-        assert (started, finished, len(answers)) == (1, 1, 2), (started, finished, len(answers))
-        assert all(len(a.ranking) == 5 for a in answers)
+        stored = load_answers(open_store("tiny_study", StoreConfig(url=db_url)))
+        assert (stored.started, stored.finished, len(stored.answers)) == (1, 1, 2), stored
+        assert all(len(a.ranking) == 5 for a in stored.answers)
         print(f"OK: participant {code} answered 2 tasks in the browser; 2 answers stored.")
         return 0
     finally:

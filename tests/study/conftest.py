@@ -17,9 +17,15 @@ def study(tmp_path):
     return tiny_study(tmp_path)
 
 
-@pytest.fixture
-def db_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'study.sqlite'}"
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
+def db_url(request, tmp_path):
+    """The study database of one test, on each backend the store supports: an SQLite file, and a fresh
+    database on a real PostgreSQL server (slow tier: it starts a server)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'study.sqlite'}"
+        return
+    with request.getfixturevalue("postgres").scratch_database() as url:
+        yield url
 
 
 @pytest.fixture

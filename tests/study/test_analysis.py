@@ -1,6 +1,8 @@
 """The analysis against a fixture computed by hand (numbers in the comments)."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from scipy import stats
 
@@ -107,3 +109,79 @@ def test_bootstrap_intervals_are_reproducible_and_bracket_the_mean():
 def test_no_answers_gives_an_empty_report():
     report = analyse(STUDY, [])
     assert report.answers == 0 and report.summaries == []
+
+
+def test_kendalls_w_is_the_friedman_statistic_scaled():
+    # country: Q = 13/9 (above), n = 3 participants, k = 4 sources → W = Q / (n (k − 1)) = 13/81.
+    country = next(f for f in analyse(STUDY, ANSWERS).friedman if f.task_type == "country")
+    assert country.kendall_w == pytest.approx(13 / 81)
+
+
+def test_kendalls_w_without_ties_matches_its_definition():
+    # Three participants give the four sources distinct ranks; W = 12 S / (m² (n³ − n)).
+    orders = [("x1", "x2", "x3", "x4"), ("x1", "x2", "x4", "x3"), ("x2", "x1", "x3", "x4")]
+    candidates = cands(("x1", "links"), ("x2", "generic"), ("x3", "aspect"), ("x4", "union"))
+    study = parse_study({"name": "w", "tasks": [{"id": "c", "aspect": "country", "label": "X", "seed": "s", "goal": "g",
+                                                 "candidates_per_source": 1, "rank_depth": 4}]})
+    friedman = analyse(study, [AnswerRecord(p, "c", order, candidates) for p, order in enumerate(orders)]).friedman[0]
+    rank_sums = [1 + 1 + 2, 2 + 2 + 1, 3 + 4 + 3, 4 + 3 + 4]
+    mean = sum(rank_sums) / 4
+    s = sum((r - mean) ** 2 for r in rank_sums)
+    assert friedman.kendall_w == pytest.approx(12 * s / (3 ** 2 * (4 ** 3 - 4)))
+
+
+def _designed_study(**changes):
+    from study.check_tasks import Check, CheckKind
+    from study.exclusions import FailedAttention, TooFast
+
+    study = parse_study({
+        "name": "designed",
+        "design": {"order": "balanced_latin_square"},
+        "exclusions": [{"rule": "failed_attention"}, {"rule": "too_fast", "seconds_per_task": 3}],
+        "tasks": [*STUDY_TASKS, {"id": "att", "aspect": "country", "label": "X", "seed": "s",
+                                 "goal": "rank x9 first", "candidates_per_source": 1, "rank_depth": 2,
+                                 "check": {"kind": "attention", "rank_first": "x9"}}],
+    })
+    assert study.exclusions == (FailedAttention(), TooFast(seconds_per_task=3))
+    return dataclasses.replace(study, tasks=tuple(
+        dataclasses.replace(t, check=Check(CheckKind.ATTENTION, "x9")) if t.check else t for t in study.tasks), **changes)
+
+
+STUDY_TASKS = [
+    {"id": "c1", "aspect": "country", "label": "X", "seed": "s", "goal": "g", "candidates_per_source": 1, "rank_depth": 2},
+    {"id": "o1", "aspect": "occupation", "label": "Y", "seed": "s", "goal": "g", "candidates_per_source": 2,
+     "rank_depth": 2},
+]
+
+
+def test_declared_exclusions_are_applied_and_reported_with_and_without():
+    study = _designed_study()
+    attention = cands(("x9", "check:attention"), ("y1", "links"), ("y2", "generic"))
+    answers = [
+        *(dataclasses.replace(a, seconds=10.0) for a in ANSWERS),
+        AnswerRecord(1, "att", ("x9", "y1"), attention, seconds=10.0),
+        AnswerRecord(2, "att", ("y1", "x9"), attention, seconds=10.0),  # fails the attention item
+        AnswerRecord(3, "att", ("x9", "y2"), attention, seconds=1.0),  # P3: median of 1, 10 → 5.5 s: kept
+    ]
+    report = analyse(study, answers)
+    assert {c.task_id: (c.passed, c.answered) for c in report.checks} == {"att": (2, 3)}
+    assert [(r.rule, r.participants) for r in report.exclusions] == [("failed_attention", 1), ("too_fast", 0)]
+    assert report.participants_excluded == 1
+    kept = {s.source: s.mean_rank for s in report.summaries if s.task_type == "country"}
+    # P1 and P3 only: links (2 + 1)/2, generic (4 + 2)/2, aspect (1 + 4)/2, union (1 + 4)/2
+    assert kept == pytest.approx({"links": 1.5, "generic": 3.0, "aspect": 2.5, "union": 2.5})
+    # without exclusions: the hand-computed means of all three, check task left out
+    assert means(report.unexcluded, "country") == pytest.approx(EXPECTED_LAST["country"])
+    assert report.unexcluded.participants == 3
+    assert all(r.task_id != "att" for r in report.per_task)
+
+
+def test_orders_are_counted_per_row_of_the_square():
+    from study.analysis import ParticipantRecord
+
+    study = _designed_study()
+    rows = study.task_order_rows  # 3 tasks: 6 rows
+    participants = [ParticipantRecord(i, rows[i % 6]) for i in range(8)]
+    counts = analyse(study, [], participants=participants).orders
+    assert [c.participants for c in counts] == [2, 2, 1, 1, 1, 1]
+    assert counts[0].order == rows[0]

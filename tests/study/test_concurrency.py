@@ -1,4 +1,5 @@
-"""30 participants answering at once against one SQLite file: every answer stored exactly once."""
+"""30 participants answering at once against one SQLite file, and against one database on a real
+PostgreSQL server: every answer stored exactly once."""
 from __future__ import annotations
 
 import threading
@@ -22,7 +23,8 @@ def test_thirty_concurrent_participants_lose_and_duplicate_nothing(study, corpus
 
     def participant(index: int) -> None:
         try:
-            # Each thread opens its own store, like one app process per participant.
+            # Each thread opens its own store, like one app process per participant; the first opens
+            # race to create the schema of the new database.
             flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
             code = flow.start()
             start_line.wait()

@@ -8,9 +8,14 @@ from study.synthetic import TINY_STUDY, tiny_corpus, write_tiny_study
 
 
 def test_shipped_default_study_fits_the_vital_corpus(vital_corpus):
+    from study.task_order import TaskOrder
+
     study = check_study(load_study("vital_default"), vital_corpus)
-    types = [task.task_type for task in study.tasks]
+    types = [task.task_type for task in study.comparison_tasks]
     assert types.count("country") == 5 and types.count("occupation") == 5
+    assert sorted(str(task.check.kind) for task in study.check_tasks) == ["attention", "gold"]
+    assert study.design.order is TaskOrder.BALANCED_LATIN_SQUARE and len(study.task_order_rows) == 12
+    assert {rule.rule for rule in study.exclusions} >= {"failed_attention", "gold_ranked_first"}
     for task in study.tasks:
         assert [s.label for s in task.sources] == ["links", "generic", "aspect", "union"]
         assert task.candidates_per_source == 3 and task.rank_depth == 5 and task.nominal_candidates == 12
@@ -112,3 +117,72 @@ def test_blends_and_other_aspects_are_allowed(tmp_path):
 def test_an_unknown_study_name_lists_the_shipped_ones():
     with pytest.raises(StudyDefinitionError, match="vital_default"):
         load_study("no_such_study")
+
+
+def test_a_declared_design_checks_and_exclusions_are_read_and_resolved(tmp_path):
+    from study.check_tasks import CheckKind
+    from study.synthetic import TINY_DESIGN
+    from study.task_order import TaskOrder
+
+    study = check_study(load_study(write_tiny_study(tmp_path, **TINY_DESIGN)), tiny_corpus())
+    assert study.design.order is TaskOrder.BALANCED_LATIN_SQUARE
+    assert [t.id for t in study.check_tasks] == ["gold-france", "attention"]
+    assert [t.id for t in study.comparison_tasks] == [t["id"] for t in TINY_STUDY["tasks"]]
+    assert {t.check.kind: t.check.article for t in study.check_tasks} == {CheckKind.GOLD: "a04",
+                                                                          CheckKind.ATTENTION: "a05"}
+    assert [r.rule for r in study.exclusions] == ["failed_attention", "gold_ranked_first", "incomplete"]
+    assert len(study.task_order_rows) == 5 * 2  # 5 tasks, odd: the square and its mirror
+    assert study_from_dict(study.to_dict()) == study
+    # the design is part of what participants see and the analysis reads
+    plain = check_study(load_study(write_tiny_study(tmp_path)), tiny_corpus())
+    assert plain.fingerprint() != study.fingerprint()
+
+
+def _designed(**changes):
+    from study.synthetic import TINY_DESIGN
+
+    return {**TINY_DESIGN, **changes}
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    (_designed(design={"order": "alphabetical"}), "design"),
+    (_designed(exclusions=[{"rule": "sleepy"}]), "'rule' must be one of failed_attention, gold_ranked_first"),
+    (_designed(exclusions=[{"rule": "incomplete"}, {"rule": "incomplete"}]), "declared twice"),
+    (_designed(exclusions=[{"rule": "too_fast"}]), "seconds_per_task"),
+    (_designed(exclusions=[{"rule": "too_fast", "seconds_per_task": -1}]), "above 0"),
+    ({"exclusions": [{"rule": "failed_attention"}]}, "no attention task to apply it to"),
+    (_designed(tasks=[{**TINY_STUDY["tasks"][0], "check": {"kind": "trick"}}]), "attention or gold"),
+    (_designed(tasks=[*TINY_STUDY["tasks"], {**TINY_STUDY["tasks"][0], "id": "att",
+                                              "check": {"kind": "attention", "rank_first": "Article 05"}}]),
+     "the goal must name 'Article 05'"),
+    (_designed(exclusions=[], tasks=[{**TINY_STUDY["tasks"][0], "check": {"kind": "gold", "decoy": "Article 04"}}]),
+     "every task is a check"),
+])
+def test_a_bad_design_is_refused_on_load_naming_the_part(tmp_path, overrides, message):
+    with pytest.raises(StudyDefinitionError, match=message):
+        load_study(write_tiny_study(tmp_path, **overrides))
+
+
+@pytest.mark.parametrize(("decoy", "message"), [
+    ("Article 03", "shares country = France with the seed"),  # a03: France, physicist
+    ("Article 00", "is the seed itself"),
+    ("Article 99", "check article"),
+])
+def test_a_gold_decoy_related_to_its_seed_is_refused_with_suggestions(tmp_path, decoy, message):
+    from study.synthetic import TINY_DESIGN
+
+    tasks = [*TINY_DESIGN["tasks"][:-2], {**TINY_DESIGN["tasks"][-2], "check": {"kind": "gold", "decoy": decoy}}]
+    study = load_study(write_tiny_study(tmp_path, **{**TINY_DESIGN, "tasks": tasks,
+                                                     "exclusions": [{"rule": "gold_ranked_first"}]}))
+    with pytest.raises(StudyDefinitionError, match=message):
+        check_study(study, tiny_corpus())
+
+
+def test_a_gold_decoy_near_its_seed_is_refused_naming_far_ones(tmp_path):
+    from study.synthetic import TINY_DESIGN
+
+    corpus = tiny_corpus()
+    study = load_study(write_tiny_study(tmp_path, **TINY_DESIGN))
+    near = {a.id: (0.5 if a.id == "a04" else 0.95 if a.id in ("a10", "a13") else 0.0) for a in corpus}
+    with pytest.raises(StudyDefinitionError, match=r"nearer the seed .* than 50% .* far from it: 'Article 1[03]'"):
+        check_study(study, corpus, remoteness=lambda seed: near)

@@ -1,7 +1,8 @@
 """Issue #13 item 7: another connection holding the SQLite write lock past the busy timeout made submit
 raise a raw OperationalError the study page did not catch. Now the whole transaction is tried again
 after growing pauses (bounded), then the participant is told the answer was not saved, with nothing
-half-stored. A real SQLite file and a real second connection; timeouts and sleep are injected."""
+half-stored. A real SQLite file or a real PostgreSQL server, a real second connection holding the
+writers' lock; timeouts and sleep are injected."""
 from __future__ import annotations
 
 import functools
@@ -9,12 +10,13 @@ import sqlite3
 
 import pytest
 import streamlit as st
-from sqlalchemy import event, func, select
+from sqlalchemy import event, func, select, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from study import configured
 from study.sessions import StudyBusyError, open_flow
-from study.store import AnswerRow, ParticipantRow, StoreConfig, open_store
+from study.store import POSTGRES_WRITE_LOCK_SQL, AnswerRow, MetaRow, ParticipantRow, StoreConfig, open_store
 from study.synthetic import SyntheticProvider
 from study.write_retry import StoreBusyError, WriteRetry, with_retries
 from tests.app_pages.test_study import FIRST_FIVE, open_page, rank, study_env  # noqa: F401 - fixture
@@ -24,6 +26,8 @@ BUSY_S = 0.05
 
 class LockHolder:
     """A second sqlite3 connection that takes the write lock, as a backup tool or a stuck writer would."""
+
+    writer_statement = "BEGIN IMMEDIATE"  # how each of our write tries asks for that lock
 
     def __init__(self, path) -> None:
         self.connection = sqlite3.connect(path, isolation_level=None)
@@ -36,18 +40,40 @@ class LockHolder:
             self.connection.rollback()
 
 
+class PostgresLockHolder:
+    """A second PostgreSQL session that takes the writers' advisory lock and keeps its transaction open, as a
+    stuck writer would; our writes then wait `lock_timeout` (= busy timeout) and fail with lock_not_available."""
+
+    writer_statement = POSTGRES_WRITE_LOCK_SQL
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self.connection = psycopg.connect(make_url(url).set(drivername="postgresql").render_as_string(hide_password=False))
+
+    def hold(self) -> None:
+        self.connection.execute(POSTGRES_WRITE_LOCK_SQL)
+
+    def release(self) -> None:
+        self.connection.rollback()
+
+
+def lock_holder(db_url: str) -> LockHolder | PostgresLockHolder:
+    url = make_url(db_url)
+    return LockHolder(url.database) if url.get_backend_name() == "sqlite" else PostgresLockHolder(db_url)
+
+
 @pytest.fixture
-def locked_flow(study, corpus, tmp_path):
-    """A flow on a real SQLite file with a short busy timeout, its recorded pauses and its write tries."""
-    path = tmp_path / "locked.sqlite"
+def locked_flow(study, corpus, db_url):
+    """A flow on a real database with a short busy timeout, its recorded pauses and its write tries."""
     pauses: list[float] = []
     retry = WriteRetry(attempts=3, first_pause_s=0.01, sleep=pauses.append)
-    store = open_store(study.name, StoreConfig(url=f"sqlite:///{path}", busy_timeout_s=BUSY_S, write_retry=retry))
+    store = open_store(study.name, StoreConfig(url=db_url, busy_timeout_s=BUSY_S, write_retry=retry))
     flow = open_flow(study, store, SyntheticProvider(corpus), corpus)
+    holder = lock_holder(db_url)
     begins: list[int] = []
-    event.listen(store.engine, "before_cursor_execute",
-                 lambda conn, cursor, statement, *rest: begins.append(1) if statement == "BEGIN IMMEDIATE" else None)
-    holder = LockHolder(path)
+    event.listen(store.engine, "before_cursor_execute", lambda conn, cursor, statement, *rest:
+                 begins.append(1) if statement == holder.writer_statement else None)
     yield flow, pauses, begins, holder
     holder.release()
     holder.connection.close()
@@ -83,9 +109,7 @@ def test_a_held_write_lock_is_retried_then_reported_and_nothing_is_half_stored(l
     assert stored(flow, code) == (len(flow.study.tasks), True)
 
 
-def test_a_lock_released_during_the_back_off_is_waited_out(study, corpus, tmp_path):
-    path = tmp_path / "brief.sqlite"
-    holder = LockHolder(path)
+def test_a_lock_released_during_the_back_off_is_waited_out(study, corpus, db_url):
     pauses: list[float] = []
 
     def pause(seconds: float) -> None:
@@ -93,8 +117,9 @@ def test_a_lock_released_during_the_back_off_is_waited_out(study, corpus, tmp_pa
         holder.release()  # the other writer finishes while this one waits
 
     retry = WriteRetry(attempts=3, first_pause_s=0.01, sleep=pause)
-    store = open_store(study.name, StoreConfig(url=f"sqlite:///{path}", busy_timeout_s=BUSY_S, write_retry=retry))
+    store = open_store(study.name, StoreConfig(url=db_url, busy_timeout_s=BUSY_S, write_retry=retry))
     flow = open_flow(study, store, SyntheticProvider(corpus), corpus)
+    holder = lock_holder(db_url)
     code = flow.start()
     screen = flow.next_task(code)
     holder.hold()
@@ -128,6 +153,29 @@ def test_retries_stop_at_the_total_time_bound():
     with pytest.raises(StoreBusyError, match="database is locked"):
         with_retries(busy_transaction, policy, "an answer")
     assert tries == [0.0, 31.0]  # a third try would start after 62 s > 60 s
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sqlstate", ["40001", "40P01", "55P03"])  # serialization failure, deadlock, lock timeout
+def test_postgres_serialization_failures_deadlocks_and_lock_timeouts_are_retried(postgres, study, sqlstate):
+    """The server's own error, through psycopg and SQLAlchemy, is one a write is tried again after."""
+    pauses: list[float] = []
+    with postgres.scratch_database() as url:
+        store = open_store(study.name, StoreConfig(url=url, write_retry=WriteRetry(first_pause_s=0.01,
+                                                                                   sleep=pauses.append)))
+        tries: list[int] = []
+
+        def work(session) -> None:
+            tries.append(1)
+            session.add(MetaRow(key="written", value=str(len(tries))))
+            session.flush()
+            if len(tries) == 1:  # the first try fails after writing: the retry must not find its row
+                session.execute(text(f"DO $$ BEGIN RAISE EXCEPTION 'conflict' USING ERRCODE = '{sqlstate}'; END $$"))
+
+        store.write(work, "a row")
+        with store.reading() as session:
+            assert session.get(MetaRow, "written").value == "2"
+    assert len(tries) == 2 and pauses == [0.01]
 
 
 def test_only_operational_errors_are_retried():

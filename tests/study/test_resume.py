@@ -36,7 +36,8 @@ def test_a_killed_process_loses_nothing_and_the_participant_resumes(tmp_path, st
 
     store = open_store(study.name, StoreConfig(url=db_url))  # the restarted app
     with store.reading() as session:
-        assert session.execute(text("PRAGMA integrity_check")).scalar() == "ok"
+        if store.engine.dialect.name == "sqlite":  # the killed process wrote the file itself; a server outlives it
+            assert session.execute(text("PRAGMA integrity_check")).scalar() == "ok"
         assert session.scalars(select(AnswerRow.task_id)).all() == [answered]
         shown_before = {row.task_id: row.candidates for row in session.scalars(select(PresentationRow))}
     provider = SyntheticProvider(corpus)

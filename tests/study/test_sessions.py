@@ -117,3 +117,42 @@ def test_codes_of_one_study_do_not_open_another(flow, store, corpus, study):
         other.next_task(code)
     with store.reading() as session:
         assert session.scalars(select(ParticipantRow.code)).all() == [code]
+
+
+def test_a_balanced_latin_square_hands_out_its_rows_in_turn(tmp_path, db_url, corpus):
+    from study.definition import check_study, load_study
+    from study.store import StoreConfig, open_store
+    from study.synthetic import TINY_DESIGN, write_tiny_study
+
+    study = check_study(load_study(write_tiny_study(tmp_path, **TINY_DESIGN)), corpus)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
+    rows = study.task_order_rows
+    seen = [tuple(answer_all(flow, flow.start())) for _ in range(len(rows) + 1)]
+    assert seen == [*rows, rows[0]]
+    with flow.store.reading() as session:
+        stored = [tuple(json.loads(o)) for o in session.scalars(select(ParticipantRow.task_order)
+                                                                 .order_by(ParticipantRow.id))]
+    assert stored == seen
+
+
+def test_a_check_article_is_shown_among_the_candidates_credited_to_the_check(tmp_path, db_url, corpus):
+    from study.definition import check_study, load_study
+    from study.report import load_answers
+    from study.store import StoreConfig, open_store
+    from study.synthetic import TINY_DESIGN, write_tiny_study
+
+    study = check_study(load_study(write_tiny_study(tmp_path, **TINY_DESIGN)), corpus)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
+    code = flow.start()
+    screens = {}
+    while (screen := flow.next_task(code)) is not None:
+        screens[screen.task_id] = screen
+        flow.submit(code, screen.task_id, [c.id for c in screen.candidates[: screen.rank_depth]])
+    assert "a04" in [c.id for c in screens["gold-france"].candidates]
+    assert "a05" in [c.id for c in screens["attention"].candidates]
+    assert not hasattr(screens["attention"].candidates[0], "sources")  # still blinded
+    stored = load_answers(flow.store)
+    gold = next(a for a in stored.answers if a.task_id == "gold-france")
+    assert [c.sources for c in gold.candidates if c.id == "a04"] == [("check:gold",)]
+    assert all(a.seconds is not None and a.seconds >= 0 for a in stored.answers)
+    assert stored.participants[0].task_order == study.task_order_rows[0]

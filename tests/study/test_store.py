@@ -1,8 +1,13 @@
-"""The study database: SQLite settings, schema version, refusals."""
+"""The study database on SQLite and on a real PostgreSQL server: settings, writers one at a time,
+schema version, refusals."""
 from __future__ import annotations
+
+import threading
+import time
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.engine import make_url
 
 from explore.settings import data_home
 from study.definition import parse_study
@@ -11,10 +16,54 @@ from study.store import SCHEMA_VERSION, StoreConfig, StudyStoreError, open_store
 from study.synthetic import TINY_STUDY
 
 
-def test_sqlite_runs_in_wal_mode_with_foreign_keys(store):
+def test_sqlite_runs_in_wal_mode_with_foreign_keys(study, tmp_path):
+    store = open_store(study.name, StoreConfig(url=f"sqlite:///{tmp_path / 'wal.sqlite'}"))
     with store.engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+
+
+@pytest.mark.slow
+def test_postgres_writers_take_the_write_lock_at_read_committed_with_the_lock_timeout(postgres, study):
+    with postgres.scratch_database() as url:
+        with postgres.admin() as admin:  # a server whose default would give writers stale snapshots
+            admin.execute(f'ALTER DATABASE "{make_url(url).database}" SET default_transaction_isolation = serializable')
+        store = open_store(study.name, StoreConfig(url=url, busy_timeout_s=2.5))
+        held = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()"
+        with store.writing() as session:
+            assert session.execute(text("SHOW transaction_isolation")).scalar() == "read committed"
+            assert session.execute(text("SHOW lock_timeout")).scalar() == "2500ms"
+            assert session.execute(text(held)).scalar() == 1
+        with store.reading() as session:
+            assert session.execute(text(held)).scalar() == 0  # readers never queue
+
+
+def test_write_transactions_run_one_at_a_time_and_readers_do_not_wait(store):
+    events: list[str] = []
+    first_holds = threading.Event()
+
+    def first_writer():
+        with store.writing() as session:
+            session.connection()  # the transaction, and so the write lock, begins here
+            first_holds.set()
+            with store.reading() as reader:  # another connection reads while the lock is held
+                reader.execute(text("SELECT count(*) FROM answers")).scalar()
+                events.append("read while held")
+            time.sleep(0.3)
+            events.append("first committed")
+
+    def second_writer():
+        first_holds.wait(10)
+        with store.writing() as session:
+            session.connection()
+            events.append("second began")
+
+    threads = [threading.Thread(target=first_writer), threading.Thread(target=second_writer)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert events == ["read while held", "first committed", "second began"]
 
 
 def test_the_schema_version_is_stored_and_a_different_one_is_refused(store, study, db_url):
@@ -31,6 +80,20 @@ def test_the_default_database_is_a_file_under_the_data_home(monkeypatch):
     monkeypatch.setenv("ASPECTNAV_STUDY_DB", "postgresql://u@h/db")
     assert resolve_url("vital_default") == "postgresql://u@h/db"
     assert resolve_url("vital_default", "sqlite:///x.db") == "sqlite:///x.db"
+
+
+@pytest.mark.slow
+def test_a_postgres_role_that_may_not_create_the_tables_gets_a_clear_refusal(postgres, study):
+    with postgres.scratch_database() as url:
+        with postgres.admin() as admin:  # since PostgreSQL 15 only the owner may create in schema public
+            admin.execute("CREATE ROLE study_app_no_create LOGIN")
+        app_url = make_url(url).set(username="study_app_no_create").render_as_string(hide_password=False)
+        try:
+            with pytest.raises(StudyStoreError, match="Cannot open the study database.*permission denied for schema public"):
+                open_store(study.name, StoreConfig(url=app_url))
+        finally:
+            with postgres.admin() as admin:
+                admin.execute("DROP ROLE study_app_no_create")
 
 
 def test_a_report_on_a_missing_file_does_not_create_it(tmp_path):
