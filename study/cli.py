@@ -17,6 +17,24 @@ def register(subparsers) -> None:
     check.add_argument("--no-preview", action="store_true", help="only validate; do not run the engine")
     check.set_defaults(func=run_check)
 
+    simulate = commands.add_parser(
+        "simulate", help="power: how often the planned tests detect the planned effect, for several numbers of participants")
+    simulate.add_argument("study", nargs="?", default=DEFAULT_STUDY, help="a study file or a shipped study name")
+    simulate.add_argument("--participants", default="10,20,40,80", type=_counts,
+                          help="numbers of participants to simulate, comma-separated (default 10,20,40,80)")
+    simulate.add_argument("--runs", type=int, default=200, help="simulated studies per number of participants")
+    effect = simulate.add_mutually_exclusive_group()
+    effect.add_argument("--means", type=_means, help="planned mean rank per source, e.g. links=6.5,generic=6,aspect=5.5,"
+                                                    "union=5 (default: the study file's power: section)")
+    effect.add_argument("--pilot", help="a pilot's study database (URL or SQLite file): its mean ranks are the effect")
+    simulate.add_argument("--spread", type=float, help="how much participants differ (participant_sd; default 0.5 "
+                                                       "or the study file's)")
+    simulate.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    simulate.add_argument("--pairs", type=_pairs, help="planned pairwise tests, e.g. union:generic,union:aspect "
+                                                       "(default: every pair)")
+    simulate.add_argument("--seed", type=int, default=0, help="random seed (same seed, same table)")
+    simulate.set_defaults(func=run_simulate)
+
     report = commands.add_parser("report", help="mean rank per source, tests and exports from a study database")
     report.add_argument("database", help="SQLAlchemy URL (postgresql://…, sqlite:///…) or an SQLite file path")
     report.add_argument("--study", help="study name, when the database holds several")
@@ -26,6 +44,39 @@ def register(subparsers) -> None:
     report.add_argument("--csv", type=Path, help="write the mean-rank summary as CSV here")
     report.add_argument("--answers-csv", type=Path, help="write one row per shown candidate as CSV here")
     report.set_defaults(func=run_report)
+
+
+def _counts(text: str) -> list[int]:
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError("use whole numbers separated by commas, e.g. 10,20,40") from None
+    if not counts or any(n < 2 for n in counts):
+        raise argparse.ArgumentTypeError("each number of participants must be at least 2")
+    return counts
+
+
+def _means(text: str) -> dict[str, float]:
+    means = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        label, sep, value = part.partition("=")
+        try:
+            means[label.strip()] = float(value)
+        except ValueError:
+            sep = ""
+        if not sep or not label.strip():
+            raise argparse.ArgumentTypeError(f"{part!r}: write source=mean rank, e.g. union=5.2")
+    return means
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    pairs = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        a, sep, b = part.partition(":")
+        if not sep or not a or not b:
+            raise argparse.ArgumentTypeError(f"{part!r}: write source:source, e.g. union:generic")
+        pairs.append((a, b))
+    return pairs
 
 
 def _unranked(text: str) -> str | float:
@@ -88,6 +139,47 @@ def format_design(study, corpus) -> str:
     else:
         lines.append("Exclusion rules: none declared.")
     return "\n".join(lines)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from study.definition import load_study
+    from study.planned_effect import PlannedEffect
+    from study.power import format_power, power_table
+
+    study = load_study(args.study)
+    if args.means:
+        effect = PlannedEffect(mean_rank=args.means, source="--means")
+    elif args.pilot:
+        effect = _pilot_effect(args.pilot, study)
+    elif study.planned_effect:
+        effect = study.planned_effect
+    else:
+        raise AspectNavError(f"Study {study.name!r} declares no planned effect: give --means source=rank,... or "
+                             "--pilot DATABASE, or add a power: section to the study file.")
+    if args.spread is not None:
+        effect = effect.model_copy(update={"participant_sd": args.spread})
+    if args.runs < 10:
+        raise AspectNavError("--runs must be at least 10 for a usable estimate (200 gives ±0.03).")
+    print(f"Study {study.name!r}: {len(study.comparison_tasks)} comparison tasks, sources "
+          f"{', '.join(study.source_labels)}.")
+    print(format_power(power_table(study, effect, args.participants, args.runs, args.alpha, args.pairs, args.seed)))
+    return 0
+
+
+def _pilot_effect(database: str, study):
+    """The mean rank per source over all comparison tasks of a pilot (its declared exclusions applied)."""
+    from study.planned_effect import PlannedEffect
+    from study.report import study_report
+    from study.store import StoreConfig, open_store
+
+    report, _, _ = study_report(open_store(study.name, StoreConfig(url=database, create=False)), study.name)
+    types = {row.task_type for row in report.summaries}
+    task_type = "all" if "all" in types else next(iter(types), None)
+    means = {row.source: row.mean_rank for row in report.summaries if row.task_type == task_type}
+    if len(means) < len(study.source_labels):
+        raise AspectNavError(f"The pilot in {database} has no answers for every source of study {study.name!r} yet.")
+    kept = report.participants_answering - report.participants_excluded
+    return PlannedEffect(mean_rank=means, source=f"a pilot of {kept} participants")
 
 
 def run_report(args: argparse.Namespace) -> int:

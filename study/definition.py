@@ -24,6 +24,7 @@ from explore.schema import Refusal, refusals
 from explore.settings import ASSETS_DIR
 from study.check_tasks import DECOY_MIN_REMOTENESS, Check, CheckKind, decoy_suggestions, shared_labels
 from study.exclusions import RULES, ExclusionRule
+from study.planned_effect import PlannedEffect
 from study.task_order import Design, TaskOrder
 
 STUDIES_DIR = ASSETS_DIR / "studies"
@@ -96,6 +97,7 @@ class StudyDefinition:
     tasks: tuple[Task, ...]
     design: Design = Design()
     exclusions: tuple[ExclusionRule, ...] = ()
+    planned_effect: PlannedEffect | None = None  # for `study simulate`; not in the fingerprint
 
     def task(self, task_id: str) -> Task:
         for task in self.tasks:
@@ -128,16 +130,20 @@ class StudyDefinition:
     def to_dict(self) -> dict:
         """A study without checks, design or exclusions keeps the shape (and fingerprint) of earlier releases."""
         tasks = [_task_dict(task) for task in self.tasks]
-        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("tasks", "design", "exclusions")}
+        data = {f.name: getattr(self, f.name) for f in fields(self)
+                if f.name not in ("tasks", "design", "exclusions", "planned_effect")}
         if self.design != Design():
             data["design"] = {"order": str(self.design.order)}
         if self.exclusions:
             data["exclusions"] = [rule.model_dump() for rule in self.exclusions]
+        if self.planned_effect:
+            data["power"] = self.planned_effect.model_dump()
         return {**data, "tasks": tasks}
 
     def fingerprint(self) -> str:
-        """Changes when anything a participant sees or the analysis reads changes."""
-        return hashlib.sha256(json.dumps(self.to_dict(), sort_keys=True).encode()).hexdigest()[:16]
+        """Changes when anything a participant sees or the analysis reads changes (not the planned effect)."""
+        data = {key: value for key, value in self.to_dict().items() if key != "power"}
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _task_dict(task: Task) -> dict:
@@ -155,7 +161,10 @@ def study_from_dict(data: Mapping) -> StudyDefinition:
     )
     design = Design(TaskOrder(data["design"]["order"])) if data.get("design") else Design()
     exclusions = tuple(RULES[rule["rule"]].model_validate(rule) for rule in data.get("exclusions") or ())
-    return StudyDefinition(**{**data, "tasks": tasks, "design": design, "exclusions": exclusions})
+    effect = PlannedEffect.model_validate(data["power"]) if data.get("power") else None
+    rest = {key: value for key, value in data.items() if key != "power"}
+    return StudyDefinition(**{**rest, "tasks": tasks, "design": design, "exclusions": exclusions,
+                              "planned_effect": effect})
 
 
 def study_path(name_or_path: str | Path) -> Path:
@@ -206,6 +215,8 @@ class _StudyFile(_Schema):
     design: dict[str, Any] | None = Field(None, description="a mapping {order: random | balanced_latin_square}")
     exclusions: list[Any] | None = Field(
         None, description=f"a list of exclusion rules, each a mapping {{rule: {' | '.join(RULES)}}}")
+    power: dict[str, Any] | None = Field(
+        None, description="a mapping {mean_rank: {<source>: <expected mean rank>, ...}, participant_sd: <number>}")
     tasks: list[Any] = Field(min_length=1, description="a non-empty list of tasks")
 
 
@@ -297,7 +308,17 @@ def parse_study(data: Any, default_name: str = DEFAULT_STUDY) -> StudyDefinition
         tasks=tasks,
         design=Design(design.order),
         exclusions=_parse_exclusions(study.exclusions or [], tasks, where),
+        planned_effect=_parse_effect(study.power, tasks, where) if study.power is not None else None,
     )
+
+
+def _parse_effect(raw: Mapping, tasks: tuple[Task, ...], where: str) -> PlannedEffect:
+    effect = _validated(PlannedEffect, raw, f"{where}, power")
+    labels = list(dict.fromkeys(s.label for t in tasks if t.check is None for s in t.sources))
+    if sorted(effect.mean_rank) != sorted(labels):
+        raise StudyDefinitionError(f"{where}, power: mean_rank must give one figure for each source "
+                                   f"({', '.join(labels)}), not for {', '.join(effect.mean_rank)}.")
+    return effect
 
 
 def _parse_exclusions(raw_rules: list[Any], tasks: tuple[Task, ...], where: str) -> tuple[ExclusionRule, ...]:

@@ -5,6 +5,8 @@ import csv
 import io
 import json
 
+import pytest
+
 from explore.cli import main
 from tests.study.test_sessions import answer_all
 
@@ -36,3 +38,50 @@ def test_report_options_and_errors(flow, db_url, tmp_path, capsys):
     assert "(unranked = mid)" in capsys.readouterr().out
     assert main(["study", "report", str(tmp_path / "missing.sqlite")]) == 2
     assert "No study database" in capsys.readouterr().err
+
+
+def test_report_prints_the_design_checks_exclusions_and_both_results(tmp_path, db_url, corpus, capsys):
+    from study.definition import check_study, load_study
+    from study.sessions import open_flow
+    from study.store import StoreConfig, open_store
+    from study.synthetic import TINY_DESIGN, SyntheticProvider, write_tiny_study
+
+    study = check_study(load_study(write_tiny_study(tmp_path, **TINY_DESIGN)), corpus)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
+    for attentive in (True, True, False):
+        code = flow.start()
+        while (screen := flow.next_task(code)) is not None:
+            ids = [c.id for c in screen.candidates]
+            if screen.task_id == "attention" and attentive:
+                ids = ["a05", *(i for i in ids if i != "a05")]
+            elif screen.task_id == "attention":
+                ids = [*(i for i in ids if i != "a05"), "a05"]
+            flow.submit(code, screen.task_id, ids[: screen.rank_depth])
+    assert main(["study", "report", db_url, "--bootstrap", "50"]) == 0
+    printed = capsys.readouterr().out
+    assert "Task order: balanced Latin square, 10 orders; participants per order 0–1" in printed
+    assert "attention  attention                2 / 3" in printed
+    assert "1 of 3 answering participants excluded" in printed
+    assert "failed_attention      1" in printed
+    assert "with exclusions (2 participants)" in printed and "without exclusions (3 participants)" in printed
+    assert "W=" in printed
+
+
+def test_simulate_prints_a_power_table_from_means_a_pilot_or_the_study_file(flow, db_url, study, tmp_path, capsys):
+    from study.synthetic import write_tiny_study
+
+    path = str(write_tiny_study(tmp_path))
+    assert main(["study", "simulate", path, "--participants", "6,12", "--runs", "20",
+                 "--means", "links=9,generic=8.5,aspect=8,union=7.5", "--pairs", "union:generic"]) == 0
+    printed = capsys.readouterr().out
+    assert "participants  Friedman  median W  union vs generic  all pairs" in printed
+    assert printed.count("\n           6 ") + printed.count("\n          12 ") == 2
+    for _ in range(3):
+        answer_all(flow, flow.start())
+    assert main(["study", "simulate", path, "--participants", "6", "--runs", "10", "--pilot", db_url]) == 0
+    assert "(from a pilot of 3 participants)" in capsys.readouterr().out
+    assert main(["study", "simulate", path, "--runs", "10"]) == 2
+    assert "declares no planned effect" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["study", "simulate", path, "--participants", "1"])
+    assert "each number of participants must be at least 2" in capsys.readouterr().err
