@@ -1,6 +1,8 @@
 """User study, participant side: consent → tasks in this participant's order → thanks.
 
-A view over study.sessions; it only ever holds a blinded TaskScreen (no sources, no scores).
+A view over study.sessions; it only ever holds a blinded TaskScreen (no sources, no scores). Ranking is
+direct: click the articles in the order you prefer them (each once; undo, remove, clear), then save. A
+reload keeps the participant's place through a cookie (app_views.participant_cookie), never the URL.
 """
 from __future__ import annotations
 
@@ -9,12 +11,19 @@ import streamlit as st
 from app_views.corpus_choice import load_corpus
 from app_views.engine_cache import cached_engine
 from app_views.markdown import escape_markdown
+from app_views.participant_cookie import forget, remember, remembered_code
+from app_views.ranking_draft import RankingDraft
 from explore.errors import AspectNavError
 from study.configured import STUDY_ENV, open_study_flow, setting
 from study.sessions import AlreadyAnsweredError, StudyBusyError, StudySessionError
 from study.store import DATABASE_ENV
 
 CODE_KEY = "study_code"
+DRAFT_KEY = "study_draft"
+# The "Your top N" panel stays in view while the participant scrolls through the candidates.
+STICKY_RANKING_CSS = """<style>
+[data-testid="stLayoutWrapper"]:has(> .st-key-study_ranking) { position: sticky; top: 4rem; z-index: 2; }
+</style>"""
 
 
 @st.cache_resource(show_spinner="Preparing the study…")
@@ -49,43 +58,94 @@ def welcome(flow) -> None:
             st.error(str(exc))
 
 
+def draft_for(screen) -> RankingDraft:
+    """This task's ranking so far (a new task starts an empty one)."""
+    draft = st.session_state.get(DRAFT_KEY)
+    if not isinstance(draft, RankingDraft) or draft.task_id != screen.task_id:
+        draft = RankingDraft(screen.task_id, screen.rank_depth, tuple(c.id for c in screen.candidates))
+        st.session_state[DRAFT_KEY] = draft
+    return draft
+
+
+def toggle(draft: RankingDraft, article_id: str) -> None:
+    if draft.rank_of(article_id):
+        draft.remove(article_id)
+    else:
+        draft.pick(article_id)
+
+
 def task_screen(flow, code: str, screen) -> None:
     st.progress((screen.number - 1) / screen.total, text=f"Task {screen.number} of {screen.total}")
     if st.session_state.pop("study_new_code", False):
         st.info(f"Your participant code is **{code}**. Note it down: it lets you resume later, on any device.")
-    st.subheader(f"Goal: {screen.goal}")
+    if st.session_state.pop("study_welcome_back", False):
+        st.info(f"Welcome back: you are on task {screen.number} of {screen.total}; your earlier answers are saved.")
+    st.subheader(f"Goal: {escape_markdown(screen.goal)}")
     with st.container(border=True):
         st.caption("You have just read")
         st.markdown(f"**{escape_markdown(screen.seed.title)}**")
         st.write(escape_markdown(screen.seed.snippet))
-    st.markdown(f"Which articles would you read next? **Pick your top {screen.rank_depth}**, best first.")
-    # Options are the numbered titles themselves (unique), mapped back to article ids on submit.
-    id_of = {f"{n}. {c.title}": c.id for n, c in enumerate(screen.candidates, start=1)}
-    for label, candidate in zip(id_of, screen.candidates):
-        with st.container(border=True):
-            st.markdown(f"**{escape_markdown(label)}**")
-            st.caption(escape_markdown(candidate.snippet))
-    with st.form(key=f"study_form_{screen.task_id}"):
-        ranking = [
-            st.selectbox(f"Rank {rank}", list(id_of), index=None, placeholder="choose an article",
-                         key=f"study_rank_{screen.task_id}_{rank}")
-            for rank in range(1, screen.rank_depth + 1)
-        ]
-        submitted = st.form_submit_button("Save and continue", type="primary")
-    if submitted:
+    draft = draft_for(screen)
+    title_of = {c.id: c.title for c in screen.candidates}
+    choices, ranking = st.columns([3, 2], gap="large")
+    with choices:
+        st.markdown(f"Which articles would you read next? **Click your top {screen.rank_depth} in order**, "
+                    "best first; click a picked one again to take it back.")
+        grid = st.columns(2)
+        for number, candidate in enumerate(screen.candidates):
+            rank = draft.rank_of(candidate.id)
+            with grid[number % 2].container(border=True, key=f"study_card_{number}"):
+                st.markdown(f"**{escape_markdown(candidate.title)}**")
+                st.caption(escape_markdown(candidate.snippet))
+                label = (f"Ranked #{rank}" if rank else
+                         f"Pick as #{draft.next_rank}" if draft.next_rank else "Your top list is full")
+                st.button(label, key=f"study_pick_{screen.task_id}_{candidate.id}", on_click=toggle,
+                          args=(draft, candidate.id), disabled=not rank and not draft.can_pick(candidate.id),
+                          type="primary" if rank else "secondary", icon=":material/check:" if rank else None,
+                          help="Click again to take it back" if rank else None, width="stretch")
+    st.html(STICKY_RANKING_CSS)
+    with ranking, st.container(border=True, key="study_ranking"):
+        st.markdown(f"**Your top {screen.rank_depth}**")
+        for position in range(1, screen.rank_depth + 1):
+            picked = draft.picks[position - 1] if position <= len(draft.picks) else None
+            st.markdown(f"{position}. **{escape_markdown(title_of[picked])}**" if picked else
+                        f"{position}. :gray[— click an article]")
+        undo, clear = st.columns(2)
+        undo.button("Undo", key="study_undo", on_click=draft.undo, disabled=not draft.picks,
+                    icon=":material/undo:", width="stretch")
+        clear.button("Clear", key="study_clear", on_click=draft.clear, disabled=not draft.picks,
+                     width="stretch")
+        left = screen.rank_depth - len(draft.picks)
+        save = st.button("Save and continue", key="study_save", type="primary", disabled=not draft.complete,
+                         width="stretch",
+                         help=None if draft.complete else f"Pick {left} more article{'s' * (left != 1)} first.")
+        if not draft.complete:
+            st.caption(f"{left} more to pick.")
+    if save:
         try:
             with st.spinner("Saving your answer…"):  # a busy database is tried again (study.write_retry)
-                flow.submit(code, screen.task_id, [id_of.get(choice, "") for choice in ranking])
+                flow.submit(code, screen.task_id, list(draft.picks))
+            st.session_state.pop(DRAFT_KEY, None)
             st.rerun()
         except AlreadyAnsweredError as exc:
             st.info(str(exc))
             st.button("Next task", key="study_next")
         except StudySessionError as exc:
             st.error(str(exc))
-    st.caption(f"Participant code: {code}")
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.caption(f"Participant code: {code} · Not you?")
+        st.button("Start over as a new participant", key="study_not_me", on_click=leave, args=(flow,), type="tertiary")
+
+
+def leave(flow) -> None:
+    """Someone else's session on this browser: forget the code here (their answers stay saved)."""
+    for key in (CODE_KEY, DRAFT_KEY, "study_consent"):
+        st.session_state.pop(key, None)
+    st.session_state["study_forget"] = True
 
 
 def finished(flow) -> None:
+    forget(flow.study.name)  # the next person on this browser starts afresh
     st.title(flow.study.title)
     st.success("All tasks are done — thank you for taking part! You can close this page.")
 
@@ -97,7 +157,16 @@ except AspectNavError as exc:
     st.error(str(exc))
     st.stop()
 
+if st.session_state.pop("study_forget", False):
+    forget(flow.study.name)
+    st.session_state["study_ignore_cookie"] = True  # the cookie still travels with this session's requests
 code = st.session_state.get(CODE_KEY)
+if code is None and not st.session_state.get("study_ignore_cookie") and (kept := remembered_code(flow.study.name)):
+    try:  # a reload: carry on where this browser left off
+        code = st.session_state[CODE_KEY] = flow.resume(kept)
+        st.session_state["study_welcome_back"] = True
+    except StudySessionError:
+        forget(flow.study.name)
 if code is None:
     welcome(flow)
 else:
@@ -114,4 +183,5 @@ else:
     if screen is None:
         finished(flow)
     else:
+        remember(flow.study.name, code)
         task_screen(flow, code, screen)

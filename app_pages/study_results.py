@@ -1,4 +1,5 @@
-"""User study, researcher side: mean rank per source, tests, per-task table and exports.
+"""User study, researcher side: design and checks, exclusions, mean rank per source (with and without the
+declared exclusions), tests with Kendall's W, per-task table and exports.
 
 Locked behind ASPECTNAV_STUDY_PASSWORD (or `aspectnav_study_password` in Streamlit secrets).
 """
@@ -87,15 +88,48 @@ if not report.answers:
     st.info("No answers yet.")
     st.stop()
 
-for task_type in dict.fromkeys(row.task_type for row in report.summaries):
-    st.plotly_chart(mean_rank_figure(report, task_type), key=f"study_chart_{task_type}")
+st.subheader("Design, checks and exclusions")
+if report.orders:
+    counts = [order.participants for order in report.orders]
+    st.markdown(f"Task order: **balanced Latin square**, {len(counts)} orders; participants per order "
+                f"{min(counts)}–{max(counts)}.")
+    with st.expander("Participants per order"):
+        st.dataframe([{"order": o.row + 1, "participants": o.participants, "tasks": " → ".join(o.order)}
+                      for o in report.orders], hide_index=True)
+else:
+    st.markdown(f"Task order: **{report.design}** per participant.")
+if report.checks:
+    st.dataframe([{"check task": c.task_id, "kind": c.kind, "passed": c.passed, "answered": c.answered}
+                  for c in report.checks], hide_index=True)
+if report.exclusions:
+    st.markdown(f"Exclusion rules declared in the study file: **{report.participants_excluded} of "
+                f"{report.participants_answering}** answering participants excluded.")
+    st.dataframe([{"rule": r.rule, "excludes a participant who": r.description, "excluded": r.participants}
+                  for r in report.exclusions], hide_index=True)
+else:
+    st.caption("No exclusion rules declared.")
 
-st.subheader("Friedman test")
-st.dataframe([row.__dict__ for row in report.friedman], hide_index=True)
+result = report
+if report.unexcluded is not None:
+    applied = st.toggle("Apply the declared exclusions", value=True, key="study_apply_exclusions")
+    result = report if applied else report.unexcluded
+    st.caption(f"Results below: {'with' if applied else 'without'} exclusions "
+               f"({report.participants_answering - report.participants_excluded if applied else report.unexcluded.participants}"
+               " participants).")
+
+if not result.summaries:
+    st.info("No participant is left once the declared exclusions are applied; switch them off above to see "
+            "everyone's answers.")
+for task_type in dict.fromkeys(row.task_type for row in result.summaries):
+    st.plotly_chart(mean_rank_figure(result, task_type), key=f"study_chart_{task_type}")
+
+st.subheader("Friedman test and Kendall's W")
+st.caption("W is the effect size: how strongly participants agree on the order of the sources (0 none, 1 full).")
+st.dataframe([row.__dict__ for row in result.friedman], hide_index=True)
 st.subheader("Pairwise Wilcoxon signed-rank (Holm-corrected)")
-st.dataframe([row.__dict__ for row in report.pairwise], hide_index=True)
+st.dataframe([row.__dict__ for row in result.pairwise], hide_index=True)
 st.subheader("Per task")
-st.dataframe([row.__dict__ for row in report.per_task], hide_index=True)
+st.dataframe([row.__dict__ for row in result.per_task], hide_index=True)
 
 st.subheader("Export")
 csv_col, answers_col, json_col = st.columns(3)

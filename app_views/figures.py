@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 from app_views.markdown import escape_html
 from explore.corpus.model import Corpus
 from explore.maps import NO_LABEL, OTHER, MapPoints
-from study.analysis import StudyReport
+from study.analysis import Comparison, StudyReport
 
 # One distinct colour per ranked label (explore.maps.TOP_LABELS); "other" and "no label" are greys.
 PALETTE = px.colors.qualitative.Bold[:10]
@@ -126,7 +126,7 @@ def selected_article(selection) -> str | None:
     return None
 
 
-def mean_rank_figure(report: StudyReport, task_type: str) -> go.Figure:
+def mean_rank_figure(report: "StudyReport | Comparison", task_type: str) -> go.Figure:
     """One bar per source; lower is better, so the best source is the shortest bar."""
     rows = [row for row in report.summaries if row.task_type == task_type]
     figure = go.Figure(

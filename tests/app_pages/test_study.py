@@ -32,12 +32,16 @@ def shown_text(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts)
 
 
+def pick_buttons(at: AppTest):
+    return [b for b in at.button if b.key.startswith("study_pick_")]
+
+
 def rank(at: AppTest, indexes: list[int]) -> None:
-    """Pick the candidates at `indexes` for ranks 1, 2, … and submit."""
-    boxes = [box for box in at.selectbox if box.key.startswith("study_rank_")]
-    for box, index in zip(boxes, indexes):
-        box.select_index(index)
-    next(b for b in at.button if b.label == "Save and continue").click()
+    """Click the candidates at `indexes` in order (ranks 1, 2, …) and save."""
+    for index in indexes:
+        pick_buttons(at)[index].click()
+        at.run()
+    at.button(key="study_save").click()
     at.run()
     assert not at.exception, at.exception
 
@@ -57,10 +61,24 @@ def test_a_participant_consents_ranks_blinded_candidates_resumes_and_finishes(st
     text = shown_text(at).lower()
     assert not any(word in text for word in SOURCE_WORDS)
 
-    rank(at, [0] * 5)  # one article for every rank
-    assert "only one rank" in at.error[0].value
-
-    rank(at, FIRST_FIVE)
+    # Ranking is direct: a click gives the next rank; a second click takes it back; no article twice.
+    assert at.button(key="study_save").disabled
+    assert pick_buttons(at)[0].label == "Pick as #1"
+    pick_buttons(at)[0].click().run()
+    assert pick_buttons(at)[0].label == "Ranked #1" and pick_buttons(at)[1].label == "Pick as #2"
+    pick_buttons(at)[0].click().run()  # taken back
+    assert pick_buttons(at)[0].label == "Pick as #1"
+    for index in (3, 1, 2):
+        pick_buttons(at)[index].click().run()
+    at.button(key="study_undo").click().run()
+    assert [b.label for b in pick_buttons(at)][1:4] == ["Ranked #2", "Pick as #3", "Ranked #1"]
+    at.button(key="study_clear").click().run()
+    assert all(b.label == "Pick as #1" for b in pick_buttons(at))
+    for index in FIRST_FIVE:
+        pick_buttons(at)[index].click().run()
+    assert all(b.disabled for b in pick_buttons(at)[5:])  # the list is full: nothing more to pick
+    assert not at.button(key="study_save").disabled
+    at.button(key="study_save").click().run()
     assert "Task 2 of 3" in at.get("progress")[0].proto.text
 
     # Another device: a fresh session resumes with the code, typed sloppily.
@@ -86,3 +104,22 @@ def test_a_broken_study_file_is_reported_naming_the_task(study_env, tmp_path, mo
     monkeypatch.setenv("ASPECTNAV_STUDY", str(bad))
     at = open_page()
     assert "task 'broken': seed" in at.error[0].value
+
+
+def test_not_you_starts_over_and_keeps_the_first_participants_answers(study_env):
+    at = open_page()
+    at.checkbox(key="study_consent").check().run()
+    at.button(key="study_start").click().run()
+    first = at.session_state["study_code"]
+    rank(at, FIRST_FIVE)
+    at.button(key="study_not_me").click().run()
+    assert "study_code" not in at.session_state
+    assert at.button(key="study_start").disabled  # consent again
+    at.checkbox(key="study_consent").check().run()
+    at.button(key="study_start").click().run()
+    assert at.session_state["study_code"] != first
+    assert "Task 1 of 3" in at.get("progress")[0].proto.text
+    other = open_page()
+    other.text_input(key="study_resume_code").input(first)
+    other.button(key="study_resume").click().run()
+    assert "Task 2 of 3" in other.get("progress")[0].proto.text

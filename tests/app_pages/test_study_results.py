@@ -58,3 +58,33 @@ def test_wrong_then_right_password(answered_study, monkeypatch):
     assert len(at.get("download_button")) == 3
     at.radio(key="study_unranked").set_value("mid").run()
     assert not at.exception
+
+
+def test_design_checks_and_exclusions_with_and_without(tmp_path, monkeypatch):
+    from study.synthetic import TINY_DESIGN
+
+    study_file = write_tiny_study(tmp_path, **TINY_DESIGN)
+    db_url = f"sqlite:///{tmp_path / 'designed.sqlite'}"
+    corpus = tiny_corpus()
+    study = check_study(load_study(study_file), corpus)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
+    for _ in range(3):  # everyone ranks the attention item's "a05" below first: all fail it
+        code = flow.start()
+        while (screen := flow.next_task(code)) is not None:
+            ids = sorted((c.id for c in screen.candidates), key=lambda i: i == "a05")
+            flow.submit(code, screen.task_id, ids[: screen.rank_depth])
+    monkeypatch.setenv("ASPECTNAV_STUDY", str(study_file))
+    monkeypatch.setenv("ASPECTNAV_STUDY_DB", db_url)
+    monkeypatch.setenv("ASPECTNAV_STUDY_PASSWORD", PASSWORD)
+    at = open_page()
+    at.text_input(key="study_results_password").input(PASSWORD)
+    at.button[0].click().run()
+    assert not at.exception, at.exception
+    text = "\n".join(m.value for m in at.markdown)
+    assert "balanced Latin square" in text and "10 orders" in text
+    assert "3 of 3" in text  # every participant failed the attention item
+    assert not at.get("plotly_chart")  # nobody left: no means with exclusions applied
+    at.toggle(key="study_apply_exclusions").set_value(False).run()
+    assert not at.exception, at.exception
+    assert len(at.get("plotly_chart")) == 3
+    assert any("without exclusions (3 participants)" in c.value for c in at.caption)

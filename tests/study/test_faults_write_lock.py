@@ -206,12 +206,13 @@ def test_the_page_keeps_the_ranking_and_asks_to_press_again_then_saves(study_env
         assert "not saved" in at.error[0].value and "again" in at.error[0].value
         assert pauses == [0.01, 0.02]
         assert "Task 1 of 3" in at.get("progress")[0].proto.text
-        chosen = [box.value for box in at.selectbox if box.key.startswith("study_rank_")]
-        assert all(chosen) and len(set(chosen)) == len(FIRST_FIVE)  # the ranking is still on screen
+        ranked = sorted(b.label for b in at.button if b.key.startswith("study_pick_") and b.label.startswith("Ranked"))
+        assert ranked == [f"Ranked #{n}" for n in range(1, 6)]  # the ranking is still on screen
+        assert not at.button(key="study_save").disabled
     finally:
         holder.release()
         holder.connection.close()
-    next(b for b in at.button if b.label == "Save and continue").click()
+    at.button(key="study_save").click()
     at.run()
     assert not at.exception, at.exception
     assert not at.error and "Task 2 of 3" in at.get("progress")[0].proto.text

@@ -1,0 +1,45 @@
+"""Keep a participant's place across page reloads without putting their code in a shareable URL.
+
+The code lives in a first-party cookie of this site (SameSite=Strict, one per study, 30 days), set and
+cleared by a tiny script; a reload's new session reads it from `st.context.cookies` and resumes. A
+finished participant's cookie is cleared, so the next person on a shared lab computer starts afresh.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import streamlit as st
+
+COOKIE_PREFIX = "aspectnav_study_"
+MAX_AGE_S = 30 * 24 * 3600
+_CODE = re.compile(r"[0-9A-Z]{4}(-[0-9A-Z]{4}){2}")
+_STUDY_NAME = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def cookie_name(study_name: str) -> str:
+    if not _STUDY_NAME.fullmatch(study_name):
+        raise ValueError(f"not a study name: {study_name!r}")
+    return COOKIE_PREFIX + study_name
+
+
+def remembered_code(study_name: str) -> str | None:
+    """The code this browser holds for the study, if it looks like one (anything else is ignored)."""
+    value = st.context.cookies.get(cookie_name(study_name))
+    return value if isinstance(value, str) and _CODE.fullmatch(value) else None
+
+
+def _set_cookie(study_name: str, value: str, max_age_s: int) -> None:
+    # Only a validated code and a slug reach the script, and json.dumps quotes them as JS strings.
+    cookie = json.dumps(f"{cookie_name(study_name)}={value}; Max-Age={max_age_s}; Path=/; SameSite=Strict")
+    st.html(f"<script>document.cookie = {cookie};</script>", unsafe_allow_javascript=True)
+
+
+def remember(study_name: str, code: str) -> None:
+    if not _CODE.fullmatch(code):
+        raise ValueError("not a participant code")
+    _set_cookie(study_name, code, MAX_AGE_S)
+
+
+def forget(study_name: str) -> None:
+    _set_cookie(study_name, "", 0)
