@@ -74,17 +74,10 @@ def toggle(draft: RankingDraft, article_id: str) -> None:
         draft.pick(article_id)
 
 
-def task_screen(flow, code: str, screen) -> None:
-    st.progress((screen.number - 1) / screen.total, text=f"Task {screen.number} of {screen.total}")
-    if st.session_state.pop("study_new_code", False):
-        st.info(f"Your participant code is **{code}**. Note it down: it lets you resume later, on any device.")
-    if st.session_state.pop("study_welcome_back", False):
-        st.info(f"Welcome back: you are on task {screen.number} of {screen.total}; your earlier answers are saved.")
-    st.subheader(f"Goal: {escape_markdown(screen.goal)}")
-    with st.container(border=True):
-        st.caption("You have just read")
-        st.markdown(f"**{escape_markdown(screen.seed.title)}**")
-        st.write(escape_markdown(screen.seed.snippet))
+@st.fragment
+def ranking_area(flow, code: str, screen) -> None:
+    """The candidates and the "Your top N" panel: a pick reruns this part alone, which keeps clicks quick
+    when many participants share one server; saving reruns the whole page for the next task."""
     draft = draft_for(screen)
     title_of = {c.id: c.title for c in screen.candidates}
     choices, ranking = st.columns([3, 2], gap="large")
@@ -95,8 +88,7 @@ def task_screen(flow, code: str, screen) -> None:
         for number, candidate in enumerate(screen.candidates):
             rank = draft.rank_of(candidate.id)
             with grid[number % 2].container(border=True, key=f"study_card_{number}"):
-                st.markdown(f"**{escape_markdown(candidate.title)}**")
-                st.caption(escape_markdown(candidate.snippet))
+                st.markdown(f"**{escape_markdown(candidate.title)}**\n\n:small[:gray[{escape_markdown(candidate.snippet)}]]")
                 label = (f"Ranked #{rank}" if rank else
                          f"Pick as #{draft.next_rank}" if draft.next_rank else "Your top list is full")
                 st.button(label, key=f"study_pick_{screen.task_id}_{candidate.id}", on_click=toggle,
@@ -105,11 +97,10 @@ def task_screen(flow, code: str, screen) -> None:
                           help="Click again to take it back" if rank else None, width="stretch")
     st.html(STICKY_RANKING_CSS)
     with ranking, st.container(border=True, key="study_ranking"):
-        st.markdown(f"**Your top {screen.rank_depth}**")
-        for position in range(1, screen.rank_depth + 1):
-            picked = draft.picks[position - 1] if position <= len(draft.picks) else None
-            st.markdown(f"{position}. **{escape_markdown(title_of[picked])}**" if picked else
-                        f"{position}. :gray[— click an article]")
+        slots = [f"{position}. **{escape_markdown(title_of[draft.picks[position - 1]])}**"
+                 if position <= len(draft.picks) else f"{position}. :gray[— click an article]"
+                 for position in range(1, screen.rank_depth + 1)]
+        st.markdown(f"**Your top {screen.rank_depth}**\n\n" + "\n".join(slots))
         undo, clear = st.columns(2)
         undo.button("Undo", key="study_undo", on_click=draft.undo, disabled=not draft.picks,
                     icon=":material/undo:", width="stretch")
@@ -126,12 +117,29 @@ def task_screen(flow, code: str, screen) -> None:
             with st.spinner("Saving your answer…"):  # a busy database is tried again (study.write_retry)
                 flow.submit(code, screen.task_id, list(draft.picks))
             st.session_state.pop(DRAFT_KEY, None)
+            st.rerun()  # the whole page: the next task
+        except AlreadyAnsweredError as exc:  # another device saved this task first: show the next one
+            st.session_state.pop(DRAFT_KEY, None)
+            st.session_state["study_notice"] = str(exc)
             st.rerun()
-        except AlreadyAnsweredError as exc:
-            st.info(str(exc))
-            st.button("Next task", key="study_next")
         except StudySessionError as exc:
             st.error(str(exc))
+
+
+def task_screen(flow, code: str, screen) -> None:
+    st.progress((screen.number - 1) / screen.total, text=f"Task {screen.number} of {screen.total}")
+    if st.session_state.pop("study_new_code", False):
+        st.info(f"Your participant code is **{code}**. Note it down: it lets you resume later, on any device.")
+    if notice := st.session_state.pop("study_notice", None):
+        st.info(notice)
+    if st.session_state.pop("study_welcome_back", False):
+        st.info(f"Welcome back: you are on task {screen.number} of {screen.total}; your earlier answers are saved.")
+    st.subheader(f"Goal: {escape_markdown(screen.goal)}")
+    with st.container(border=True):
+        st.caption("You have just read")
+        st.markdown(f"**{escape_markdown(screen.seed.title)}**")
+        st.write(escape_markdown(screen.seed.snippet))
+    ranking_area(flow, code, screen)
     with st.container(horizontal=True, vertical_alignment="center"):
         st.caption(f"Participant code: {code} · Not you?")
         st.button("Start over as a new participant", key="study_not_me", on_click=leave, args=(flow,), type="tertiary")

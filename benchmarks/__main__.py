@@ -18,7 +18,7 @@ from pathlib import Path
 from benchmarks.common import Row, machine
 
 BENCHMARKS = ["corpus_load", "neighbours_bench", "projection", "app_seed_change", "training_throughput",
-              "study_writes", "scale"]
+              "study_writes", "study_load", "scale"]
 HERE = Path(__file__).resolve().parent
 
 

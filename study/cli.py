@@ -176,6 +176,10 @@ def _pilot_effect(database: str, study):
     types = {row.task_type for row in report.summaries}
     task_type = "all" if "all" in types else next(iter(types), None)
     means = {row.source: row.mean_rank for row in report.summaries if row.task_type == task_type}
+    if report.answers and report.participants_excluded == report.participants_answering:
+        rules = ", ".join(f"{r.rule} {r.participants}" for r in report.exclusions if r.participants)
+        raise AspectNavError(f"Every one of the {report.participants_answering} pilot participants in {database} is "
+                             f"excluded by the study's declared rules ({rules}); there is nothing to estimate from.")
     if len(means) < len(study.source_labels):
         raise AspectNavError(f"The pilot in {database} has no answers for every source of study {study.name!r} yet.")
     kept = report.participants_answering - report.participants_excluded

@@ -146,7 +146,10 @@ def format_report(report: StudyReport) -> str:
         lines += _comparison_lines(report, "")
         return "\n".join(lines)
     kept = report.participants_answering - report.participants_excluded
-    lines += _comparison_lines(report, f" — with exclusions ({kept} participants)")
+    if kept:
+        lines += _comparison_lines(report, f" — with exclusions ({kept} participants)")
+    else:
+        lines += ["", "No participant is left once the declared exclusions are applied."]
     lines += ["", "=" * 72]
     lines += _comparison_lines(report.unexcluded, f" — without exclusions ({report.unexcluded.participants} participants)")
     return "\n".join(lines)
