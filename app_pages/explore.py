@@ -56,8 +56,7 @@ for start in range(0, len(columns), view.per_row):
             for card in column.cards:
                 with st.container(border=True):
                     st.button(escape_markdown(card.title), key=f"card-{column.query}-{card.id}", type="tertiary",
-                              icon=":material/explore:", on_click=view.set_seed, args=(card.id,),
-                              help="Explore from this article")
+                              on_click=view.set_seed, args=(card.id,), help="Explore from this article")
                     st.caption(escape_markdown(card.snippet))
                     if card.score is not None:
                         st.progress(card.bar, text=f"{score_name} {card.score:.2f}")

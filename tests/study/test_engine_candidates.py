@@ -50,6 +50,7 @@ def engine(vital_corpus):
 
 @pytest.mark.slow  # four hnswlib indexes over 10k rows: ~15 s on two cores
 def test_the_default_study_gets_credited_candidates_from_the_engine(engine, vital_corpus):
+    # (no remoteness check: the stand-in generic space hashes words; the real one is tested below)
     study = check_study(load_study("vital_default"), vital_corpus, engine.known_spaces(), engine.resolve)
     for task in study.tasks:
         candidates = candidates_for(task, engine, vital_corpus, shuffle_seed=3)
@@ -63,13 +64,35 @@ def test_the_default_study_gets_credited_candidates_from_the_engine(engine, vita
         # may have fewer than 3 links to give.
         served = engine.neighbourhood.links_of(vital_corpus[task.seed]).ids
         expected = {"generic": 3, "aspect": 3, "union": 3} | ({"links": min(3, len(served))} if served else {})
+        if task.check:  # the gold decoy or the attention item's article joins, credited to the check
+            expected[task.check.source_label] = 1
+            assert credited[task.check.source_label] == [task.check.article]
         assert {s: len(v) for s, v in credited.items()} == expected, task.id
         assert set(credited.get("links", ())) <= set(served[:3])
         assert all(task.label in vital_corpus[i].labels(task.aspect) for i in credited["aspect"]), task.id
-        assert 5 <= len(candidates) <= 12
+        assert 5 <= len(candidates) <= 12 + (task.check is not None)
 
 
 def test_a_space_the_engine_lacks_is_refused_naming_the_task(vital_corpus):
     links_only = EngineProvider(Neighbourhood(vital_corpus, [label_space(vital_corpus, "generic", "generic", ())]))
     with pytest.raises(StudyDefinitionError, match="task 'country-japan': unknown space 'aspect:country'"):
         check_study(load_study("vital_default"), vital_corpus, links_only.known_spaces(), links_only.resolve)
+
+
+@pytest.mark.slow
+def test_remoteness_ranks_the_corpus_by_generic_similarity(engine, vital_corpus):
+    seed = vital_corpus.find("Hokusai").id
+    far = engine.remoteness(seed)
+    assert far[seed] == 0.0 and max(far.values()) == 1.0 and len(far) == len(vital_corpus)
+    nearest = [n.id for n in engine.neighbourhood.neighbours(seed, "generic", k=3)]
+    assert [far[i] for i in nearest] == sorted(far[i] for i in nearest) and far[nearest[0]] < 0.001
+
+
+@pytest.mark.slow  # opens the shipped spaces
+def test_the_default_study_opens_on_the_shipped_spaces_with_its_decoy_far_from_its_seed(tmp_path):
+    """The app's path: study file → corpus → shipped spaces → checked study (gold decoy distance included)."""
+    from study.configured import open_study_flow
+
+    flow = open_study_flow("vital_default", f"sqlite:///{tmp_path / 'study.sqlite'}")
+    gold = next(task for task in flow.study.check_tasks if str(task.check.kind) == "gold")
+    assert flow.provider.remoteness(gold.seed)[gold.check.article] >= 0.9
