@@ -13,7 +13,7 @@ from explore import cli as explore_cli
 from explore.errors import AspectNavError
 from training import cli as training_cli
 
-TRAINING_COMMANDS = ("train", "evaluate")
+TRAINING_COMMANDS = ("train", "evaluate", "summarize")
 
 
 def build_parser(prog: str = "aspectnav") -> argparse.ArgumentParser:

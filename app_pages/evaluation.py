@@ -5,10 +5,12 @@ import streamlit as st
 
 from app_views.columns import missing_spaces_hint
 from app_views.corpus_choice import chosen_corpus
-from app_views.engine_cache import load_engine
+from app_views.engine_cache import forget_engines, load_engine
 from app_views.evaluation_table import TABLE_METRICS, metric_table
 from app_views.figures import metric_bar_figure
 from app_views.markdown import code_span, escape_markdown
+from explore.errors import AspectNavError
+from training.on_demand import aspects_without_space, train_aspect_space
 from training.report import (METRICS, POOL_TITLES, column_relevance, column_title, evaluate_command, find_reports,
                              metric_header, metric_meaning, metric_title)
 
@@ -20,14 +22,43 @@ st.caption("Do a space's nearest neighbours share the seed's labels? For each te
 
 
 def maintainer_notes() -> None:
-    """Commands for whoever maintains this corpus's spaces and reports: kept off the reader pages."""
-    with st.expander("For maintainers: build the missing spaces and re-run the evaluation"):
+    """Training and commands for whoever maintains this corpus's spaces and reports: kept off the reader pages."""
+    with st.expander("For maintainers: train the missing spaces and re-run the evaluation"):
         engine, problem = load_engine(corpus)
         if problem:
             st.warning(escape_markdown(problem))
         st.markdown(missing_spaces_hint(corpus, engine) or "Every aspect of this corpus has a space.")
+        train_space_form(engine)
         st.markdown("Re-run the evaluation (writes a report this page lists):")
         st.code(evaluate_command(corpus.name, corpus.aspect_names), language="bash")
+
+
+def train_space_form(engine) -> None:
+    """Train a space for an aspect without one, here and now; Explore shows its column on the next page run."""
+    missing = aspects_without_space(corpus, engine.spaces.values() if engine else ())
+    if not missing:
+        return
+    with st.form("train-space", border=True):
+        st.markdown("**Train a space** (a projection of the generic space, trained on this corpus's labels of the "
+                    "aspect: seconds to a minute on a laptop CPU).")
+        aspect = st.selectbox("Aspect", missing, key="train_aspect")
+        head = st.radio("Projection", ["linear", "mlp"], horizontal=True, key="train_head",
+                        captions=["a d×d matrix: the default", "one hidden layer: for aspects with many articles"])
+        submitted = st.form_submit_button("Train the space", type="primary")
+    if not submitted:
+        return
+    bar = st.progress(0.0, text="Starting…")
+    try:
+        trained = train_aspect_space(corpus, aspect, head, taken=engine.spaces if engine else (),
+                                     on_step=lambda share, what: bar.progress(min(max(share, 0.0), 1.0), text=what))
+    except AspectNavError as error:
+        bar.empty()
+        st.error(escape_markdown(str(error)))
+        return
+    forget_engines()
+    st.success(escape_markdown(trained.summary()) + " Explore shows it as a column for articles labelled with "
+               f"{escape_markdown(repr(trained.aspect))}.")
+    st.page_link("app_pages/explore.py", label="Open Explore", icon=":material/explore:")
 
 
 reports = find_reports(corpus.name)

@@ -21,6 +21,7 @@ from explore.maps import (MapPoints, ProjectionParams, Sample, map_points, proje
                           top_overlap)
 from explore.neighbours import Neighbourhood
 from explore.query import LINKS, Blend, Kind, Query
+from explore.spaces.store import read_training_record
 from explore.ranking import LINKS_COMPONENT
 
 @dataclass
@@ -79,6 +80,9 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
     if space.kind == "aspect":
         return f"Similar in {_either(aspects)}: trained to put articles with the same {_either(aspects)} label close."
     if space.kind == "union":
+        if read_training_record(space.directory_).get("config", {}).get("combine") == "graded":
+            return (f"Similar in any of {_either(aspects)}, sharing more of them ranked first: trained to put "
+                    f"articles sharing {_either(aspects, 'and')} closest, then those sharing one.")
         return f"Similar in any of {_either(aspects)}: trained to put articles sharing a label of either close."
     if space.kind == "intersection":
         return (f"Similar in {_either(aspects, 'and')} at once: trained to put articles sharing a label of each "
@@ -165,17 +169,16 @@ def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | No
 
 
 def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None) -> str:
-    """Which of the corpus's aspects have no space yet, and the commands that build one (Markdown)."""
-    have = {a for space in (engine.spaces.values() if engine else ()) for a in space.aspects}
-    missing = [a for a in corpus.aspect_names if a not in have]
+    """Which of the corpus's aspects have no space yet, and the command that trains one (Markdown)."""
+    from training.on_demand import aspects_without_space
+
+    missing = aspects_without_space(corpus, engine.spaces.values() if engine else ())
     if not missing:
         return ""
-    example = shlex.quote(missing[0])
-    train = f"python -m training train --corpus {corpus.name} --aspects {example} --combine single --mode head"
-    build = (f"python -m explore spaces build --corpus {corpus.name} --name {example} --kind aspect "
-             f"--encoder <the run's head directory>")
+    train = f"python -m training train --corpus {corpus.name} --aspects {shlex.quote(missing[0])} --drop-labels-below 2"
     return (f"No space yet for aspect{'s' if len(missing) > 1 else ''} {escape_markdown(', '.join(missing))}. "
-            f"Train one with {code_span(train)}, then add it with {code_span(build)}.")
+            f"Train one below, or with {code_span(train)} (it builds the space too; the app shows it without a "
+            "restart).")
 
 
 def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) -> Column:

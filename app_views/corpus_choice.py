@@ -8,15 +8,26 @@ from app_views.markdown import escape_markdown
 from app_views.view_session import explore_view
 from app_views.view_state import CORPUS_PARAM, DEFAULT_CORPUS
 from explore.corpus import WIKIPEDIA_LICENSE, Corpus, list_corpora, open_corpus
+from explore.corpus.registry import corpus_stamp
 from explore.errors import AspectNavError
 from study.configured import configured_study
 
 PICKER_KEY = "corpus_picker"  # the selectbox's widget key; the choice itself lives in the view
 
 
-@st.cache_resource(show_spinner="Loading corpus…")
 def load_corpus(name: str) -> Corpus:
-    return open_corpus(name)
+    """The server's one copy of the corpus, read again when the stored corpus changed (an aspect attached)."""
+    corpus, stamp = _load_corpus(name)
+    if stamp != corpus_stamp(name):
+        _load_corpus.clear()
+        corpus, _ = _load_corpus(name)
+    return corpus
+
+
+@st.cache_resource(show_spinner="Loading corpus…")
+def _load_corpus(name: str) -> tuple[Corpus, int | None]:
+    corpus = open_corpus(name)
+    return corpus, corpus_stamp(name)
 
 
 def corpus_param(name: str) -> dict[str, str]:

@@ -1,5 +1,6 @@
 """The Evaluation page's table for one report column (an aspect or a group): spaces as rows, every
-metric as a column named in full, the best value of each column in bold, `n/a: why` where a space has
+metric as a column named in full (mean ± sd for a report over seeds), the best value of each column in bold
+(with every value within the spread of the best), `n/a: why` where a space has
 no value, and a column that no space has left out with its reason (Markdown cells, for st.table)."""
 from __future__ import annotations
 
@@ -28,11 +29,12 @@ def metric_table(report: EvaluationReport, column: str, pool: str) -> MetricTabl
         if all(value is None for value in values):
             left_out.append(f"{header}: {report.missing_reason(spaces[0], column, metric, pool)}" if spaces else header)
             continue
-        best = max(value for value in values if value is not None)
+        best = report.best_spaces(column, metric, pool)
         for row, space, value in zip(rows, spaces, values):
             if value is None:
                 row[header] = f"_{escape_markdown(report.missing_reason(space, column, metric, pool))}_"
             else:
-                text = f"{value:.3f}"
-                row[header] = f"**{text}**" if value == best and len(spaces) > 1 else text
+                sd = report.sd(space, column, metric, pool)
+                text = f"{value:.3f}" + (f" ± {sd:.3f}" if sd is not None else "")
+                row[header] = f"**{text}**" if space in best else text
     return MetricTable(rows, left_out)

@@ -47,6 +47,16 @@ def refusals(error: ValidationError, model: type[BaseModel] | None = None) -> li
     return found
 
 
+def field_problem(refusal: Refusal) -> str:
+    """A data file's refusal in words: field 'title': required, must be a non-empty string (and the like)."""
+    if refusal.unknown:
+        return f"field {refusal.field!r}: unknown field; allowed: {refusal.expected}"
+    if refusal.key is not None:
+        return f"field {refusal.field!r}: bad name {refusal.key!r}; must be {refusal.expected}"
+    blank = refusal.missing or (isinstance(refusal.got, str) and not refusal.got.strip())
+    return f"field {refusal.field!r}: {'required, ' if blank else ''}must be {refusal.expected}"
+
+
 def _field(model: type[BaseModel], name: str):
     """A field by the name the input uses (its alias, e.g. a recipe's `class`) or by its own name."""
     return next((info for key, info in model.model_fields.items() if name in (key, info.alias)), None)

@@ -16,6 +16,7 @@ train() {  # train NAME ARGS... : train a head (the space lands in the data home
 train country --aspects country
 train occupation --aspects occupation
 train topic --aspects topic --objective aspectcse-fn --head mlp
-train union --aspects country,occupation --combine union --sampling aspect-first
+# union: the graded multi-aspect objective (sharing both aspects ranks above sharing one; docs/training.md)
+train union --aspects country,occupation --combine graded --objective graded --head mlp --triplets-per-anchor 2
 train intersection --aspects country,occupation --combine intersection
 python -m explore spaces list --corpus vital

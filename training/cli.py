@@ -49,8 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--corpus", default="vital")
     evaluate.add_argument("--spaces", required=True, type=split_queries,
                           help="Comma-separated rows: space names (`generic`, `country`, `union`, ...) or queries as "
-                               "everywhere (`aspect:country`, `blend:country:0.5,occupation:0.5`, ...); "
-                               "`label=row` names a table row. Each row is ranked exactly as the app serves it.")
+                               "everywhere (`links`: the links column; `aspect:country`, "
+                               "`blend:country:0.5,occupation:0.5`, ...); `label=row` names a table row. Each row is "
+                               "ranked exactly as the app serves it.")
     evaluate.add_argument("--aspects", required=True, type=_aspect_list, help="Columns of the table.")
     evaluate.add_argument("--combined", type=lambda s: [tuple(g.split("+")) for g in s.split(",") if g], default=[],
                           help="Aspect groups such as country+occupation: adds `any:country+occupation` (shares either, "
@@ -61,6 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--output", type=Path, default=None,
                           help="Report path stem (.json and .md are written); default under the data home.")
     evaluate.set_defaults(func=cmd_evaluate)
+
+    summarize = sub.add_parser("summarize", help="Average evaluation reports of other seeds: mean ± sd per figure.")
+    summarize.add_argument("reports", nargs="+", type=Path, help="Report .json files (same rows and columns).")
+    summarize.add_argument("--output", type=Path, required=True, help="Report path stem (.json and .md are written).")
+    summarize.set_defaults(func=cmd_summarize)
 
 
 def configs_from(args: argparse.Namespace) -> list[TrainingConfig]:
@@ -140,6 +146,26 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     stem = args.output or data_home() / "training" / "reports" / f"{corpus.name}-s{args.seed}"
     json_path, md_path = report.save(Path(stem))
     print(report.to_markdown())
+    print(f"Written: {json_path} and {md_path}")
+    return 0
+
+
+def cmd_summarize(args: argparse.Namespace) -> int:
+    from training.report import EvaluationReport
+    from training.validation import TrainingInputError
+
+    reports = []
+    for path in args.reports:
+        try:
+            reports.append(EvaluationReport.load(path))
+        except (OSError, ValueError) as error:
+            raise TrainingInputError(f"Cannot read report {path}: {error}") from None
+    try:
+        summary = EvaluationReport.mean_of(reports)
+    except ValueError as error:
+        raise TrainingInputError(str(error)) from None
+    json_path, md_path = summary.save(args.output)
+    print(summary.to_markdown())
     print(f"Written: {json_path} and {md_path}")
     return 0
 

@@ -14,7 +14,7 @@ from pydantic import ConfigDict, Field
 
 from training.relevance import Combine
 
-Objective = Literal["aspectcse", "mnrl", "triplet", "aspectcse-fn"]
+Objective = Literal["aspectcse", "mnrl", "triplet", "aspectcse-fn", "graded"]
 Mode = Literal["head", "full"]
 Sampling = Literal["aspect-first", "pooled"]
 Head = Literal["linear", "mlp"]
@@ -39,12 +39,14 @@ def _field(default: Any, help: str, **kwargs):
 class TrainingConfig:
     corpus: str = _field("vital", "Corpus name (see `python -m explore corpus list`).")
     aspects: tuple[str, ...] = _field((), "Aspect names; one for `single`, two or more for union/intersection.")
-    combine: Combine = _field("single", "single | union (positive shares any aspect) | intersection (all aspects).")
+    combine: Combine = _field("single", "single | union (positive shares any aspect) | intersection (all aspects) | "
+                                        "graded (any aspect; sharing more ranks higher; pair with objective graded).")
     sampling: Sampling = _field("aspect-first", "Union positives: `aspect-first` draws an aspect uniformly, then a "
                                                 "positive sharing its label; `pooled` draws from everyone sharing any "
                                                 "label.")
     objective: Objective = _field("aspectcse", "aspectcse | mnrl (pairs only) | triplet (margin) | aspectcse-fn "
-                                               "(ours).")
+                                               "(ours: shared labels leave the denominator) | graded (ours: every "
+                                               "in-batch candidate, ranked by how many aspects it shares).")
     mode: Mode = _field("head", "head: projection on frozen generic embeddings; full: fine-tune the encoder.")
     head: Head = _field("linear", "Head mode: `linear` (d×d) or `mlp` (one ReLU layer of width 2d); both start "
                                   "as the identity.")

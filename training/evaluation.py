@@ -20,7 +20,7 @@ COMBINED = {"any": "union", "all": "intersection"}  # column prefix of a combine
 class AspectRetrievalEvaluator:
     """Callable like a sentence-transformers evaluator; returns a flat dict of metrics.
 
-    Keys: `{pool}/{aspect}/{precision,recall,mrr,map}@k` for pools `test` (candidates: test articles)
+    Keys: `{pool}/{aspect}/{precision,recall,mrr,map,ndcg}@k` for pools `test` (candidates: test articles)
     and `corpus` (candidates: every article, ranked exactly as the app serves them when the ranking
     is a training.rankings.QueryRanking), `test/{aspect}/agts` (Spearman of score vs same label
     over sampled test pairs), and `corpus/{aspect}/overlap@{overlap_k}` against `reference`
@@ -28,8 +28,8 @@ class AspectRetrievalEvaluator:
     test-pool MRR@k over the aspects.
 
     `combined` adds columns for groups of aspects: `any:a+b` (relevant = shares a label of a or of b:
-    what a union space is trained for) and `all:a+b` (shares a label of both); their seeds are the
-    test articles labelled in every aspect of the group.
+    what a union space is trained for; nDCG's gain = how many of them it shares) and `all:a+b` (shares a
+    label of both); their seeds are the test articles labelled in every aspect of the group.
 
     `model` may be a Ranking, an embedding matrix in corpus row order, or anything with `encode(list[str])`.
     """
@@ -84,7 +84,7 @@ class AspectRetrievalEvaluator:
             rule = self.rule(column)
             seeds = self.seeds(rule.aspects)
             for pool_name, pool in self.pools().items():
-                scores = retrieval_metrics(ranking, rule.matrix, seeds, pool, self.k)
+                scores = retrieval_metrics(ranking, rule.matrix, seeds, pool, self.k, rule.gains)
                 metrics.update({f"{pool_name}/{column}/{name}": value for name, value in scores.items()})
             metrics[f"test/{column}/agts"] = agts(ranking, rule.pairs, seeds, self.agts_pairs, self.split.seed)
             if self.reference is not None and len(rule.aspects) == 1:

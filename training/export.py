@@ -8,9 +8,10 @@ from pathlib import Path
 from explore.corpus.model import Corpus
 from explore.spaces import Space, SpaceDefinition, spaces_for
 from explore.spaces.store import TRAINING_RECORD_FILE as TRAINING_RECORD
+from explore.spaces.store import read_training_record as read_record
 from training.config import TrainingConfig
 
-SPACE_KIND = {"single": "aspect", "union": "union", "intersection": "intersection"}
+SPACE_KIND = {"single": "aspect", "union": "union", "intersection": "intersection", "graded": "union"}  # graded: a union space
 
 
 def export_space(config: TrainingConfig, corpus: Corpus, encoder_dir: Path, progress: bool = True) -> Space:
@@ -29,8 +30,7 @@ def write_training_record(space: Space, record: dict) -> Path:
 
 
 def read_training_record(space: Space) -> dict:
-    path = Path(space.directory_ or ".") / TRAINING_RECORD
-    return json.loads(path.read_text()) if path.exists() else {}
+    return read_record(space.directory_)
 
 
 def trained_split(space: Space) -> str | None:

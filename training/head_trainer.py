@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import torch
@@ -33,13 +34,14 @@ class HeadTrainer:
     """Fits a `TrainableHead` to `generic` (corpus rows × dim); `fit` returns self, `head_` is the result."""
 
     def __init__(self, config: TrainingConfig, rule: RelevanceRule, sampler: TripletSampler, generic: np.ndarray,
-                 checkpoints: Path, progress: bool = True):
+                 checkpoints: Path, progress: bool = True, on_epoch: Callable[[int, int], None] | None = None):
         self.config = config
         self.rule = rule
         self.sampler = sampler
         self.generic = torch.from_numpy(np.asarray(generic, dtype=np.float32))
         self.checkpoints = checkpoints
         self.progress = progress
+        self.on_epoch = on_epoch  # (epochs done, epochs): for a progress bar that is not tqdm's (the app's)
 
     def fit(self) -> "HeadTrainer":
         # A head's matmuls are tiny: one thread beats two fighting over a shared CPU (measured 35x on 2 cores).
@@ -92,6 +94,8 @@ class HeadTrainer:
             for old in sorted(self.checkpoints.glob("epoch-*.pt"))[:-KEEP_CHECKPOINTS]:
                 old.unlink()
             logger.info("epoch %d: loss %.4f", epoch + 1, history[-1]["loss"])
+            if self.on_epoch is not None:
+                self.on_epoch(epoch + 1, config.epochs)
         self.head_ = head.eval()
         self.history_ = history
         return self

@@ -10,7 +10,7 @@ from sentence_transformers.sentence_transformer.losses import (
 )
 
 from training.config import TrainingConfig
-from training.losses import AspectCSEFalseNegativeLoss
+from training.losses import AspectCSEFalseNegativeLoss, GradedAspectContrastiveLoss
 from training.relevance import RelevanceRule
 
 
@@ -20,7 +20,7 @@ def columns_for(objective: str) -> tuple[str, ...]:
 
 
 def uses_row_labels(objective: str) -> bool:
-    return objective == "aspectcse-fn"
+    return objective in ("aspectcse-fn", "graded")
 
 
 def build_loss(config: TrainingConfig, model: nn.Module, rule: RelevanceRule) -> nn.Module:
@@ -31,4 +31,6 @@ def build_loss(config: TrainingConfig, model: nn.Module, rule: RelevanceRule) ->
         return TripletLoss(model, distance_metric=TripletDistanceMetric.COSINE, triplet_margin=config.margin)
     if config.objective == "aspectcse-fn":
         return AspectCSEFalseNegativeLoss(model, rule, temperature=config.temperature)
+    if config.objective == "graded":
+        return GradedAspectContrastiveLoss(model, rule, temperature=config.temperature)
     raise ValueError(f"Unknown objective {config.objective!r}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Callable
 
 import numpy as np
 
@@ -38,11 +39,14 @@ def prepare(config: TrainingConfig, corpus: Corpus):
 
 
 def train(config: TrainingConfig, corpus: Corpus | None = None, generic: np.ndarray | None = None,
-          progress: bool = True, force: bool = False, export: bool = True, prepared: tuple | None = None) -> Run:
+          progress: bool = True, force: bool = False, export: bool = True, prepared: tuple | None = None,
+          on_step: Callable[[float, str], None] | None = None) -> Run:
     """Train (or resume) the run `config.run_name` and build its space; a finished run with the same
     config is kept as is. `generic` (tests) replaces the engine's generic space; `export=False` builds
     no engine space and evaluates the model's own embeddings; `prepared` is what `prepare` returned
-    for this config and corpus (the CLI checks every run first and does not sample twice)."""
+    for this config and corpus (the CLI checks every run first and does not sample twice); `on_step`
+    hears (share done, what now) at each step (head mode: each epoch)."""
+    step = on_step or (lambda share, what: None)
     check_config(config)
     corpus = corpus if corpus is not None else open_corpus(config.corpus)
     split, rule, sampler, triplets = prepared or prepare(config, corpus)
@@ -59,11 +63,15 @@ def train(config: TrainingConfig, corpus: Corpus | None = None, generic: np.ndar
     began = time.perf_counter()
     run.start(config, {"split": split.describe(), "triplets": triplets.describe(), "corpus_hash": corpus.content_hash})
     if generic is None:
+        step(0.0, "Opening the generic space (encoded once if the corpus has none yet)")
         generic = generic_embeddings(corpus, progress=progress)
     if config.mode == "head":
         from training.head_trainer import HeadTrainer
 
-        trainer = HeadTrainer(config, rule, sampler, generic, run.checkpoints, progress=progress).fit()
+        step(0.05, f"Training epoch 1 of {config.epochs}")
+        trainer = HeadTrainer(config, rule, sampler, generic, run.checkpoints, progress=progress,
+                              on_epoch=lambda done, total: step(0.05 + 0.8 * done / total,
+                                                                f"Trained epoch {done} of {total}")).fit()
         encoder_dir = trainer.head_.save(run.path / HEAD_DIR)
         history = trainer.history_
     else:
@@ -72,6 +80,7 @@ def train(config: TrainingConfig, corpus: Corpus | None = None, generic: np.ndar
         encoder_dir = train_full(config, corpus, rule, triplets, run.checkpoints, run.path / MODEL_DIR, progress)
         history = []
     trained = time.perf_counter() - began
+    step(0.85, "Building the space")
     space: Space | None = export_space(config, corpus, encoder_dir, progress) if export else None
     if space is not None:
         embeddings = space.embeddings_
@@ -82,6 +91,7 @@ def train(config: TrainingConfig, corpus: Corpus | None = None, generic: np.ndar
         from explore.spaces import article_text
 
         embeddings = load_encoder(f"dir:{encoder_dir}").encode([article_text(a) for a in corpus], progress=progress)
+    step(0.9, "Evaluating it on the test articles")
     evaluator = AspectRetrievalEvaluator(corpus, split, config.aspects, reference=generic)
     metrics = evaluator.evaluate(embeddings)
     run.save_metrics(metrics)
@@ -91,4 +101,5 @@ def train(config: TrainingConfig, corpus: Corpus | None = None, generic: np.ndar
     if space is not None:
         write_training_record(space, {"config": config.to_dict(), "run_dir": str(run.path), **run.info,
                                       "metrics": metrics})
+    step(1.0, "Done")
     return run

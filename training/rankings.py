@@ -10,8 +10,9 @@ from typing import Protocol
 
 import numpy as np
 
+from explore.errors import UnknownSpaceError
 from explore.neighbours import Neighbourhood
-from explore.query import Query
+from explore.query import LINKS, Kind, Query
 from explore.ranking import pair_scores
 
 CHUNK = 256
@@ -24,8 +25,8 @@ class Ranking(Protocol):
         """Corpus rows of each seed's k best pool articles, best first, the seed excluded; -1 pads
         a list with fewer than k. `pool` None = the whole corpus."""
 
-    def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        """The score the ranking sorts by, for each pair (a[i], b[i])."""
+    def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+        """The score the ranking sorts by, for each pair (a[i], b[i]); None when it has no score (links)."""
 
 
 def normalise(embeddings: np.ndarray) -> np.ndarray:
@@ -62,24 +63,32 @@ class EmbeddingRanking:
 
 
 class QueryRanking:
-    """The engine's ranking for one query (a space, or a blend of spaces), seed by seed."""
+    """The engine's ranking for one query (a space, a blend of spaces, or `links`: the links column), seed
+    by seed. Links rank without scores: inside a pool, the served links that lie in the pool, in order."""
 
     def __init__(self, engine: Neighbourhood, query: "Query | str"):
         self.engine = engine
         self.query = Query.parse(query)
-        self.mix = engine.resolve(self.query)
+        if self.query.kind is Kind.LINKS and LINKS not in engine.available_queries():
+            raise UnknownSpaceError(f"Corpus {engine.corpus.name!r} has no links to evaluate.")
+        self.mix = {} if self.query.kind is Kind.LINKS else engine.resolve(self.query)
         self.size = len(engine.corpus)
 
     def top(self, seeds: np.ndarray, pool: np.ndarray | None, k: int) -> np.ndarray:
         pool = None if pool is None else np.sort(np.asarray(pool, dtype=np.int64))
         out = np.full((len(seeds), k), -1, dtype=np.int64)
         for i, seed in enumerate(np.asarray(seeds)):
-            rows, _ = self.engine.ranked_rows(self.query, int(seed), k, pool)
+            if self.query.kind is Kind.LINKS:
+                linked = self.engine.links_of(self.engine.corpus.articles[int(seed)]).ids
+                rows = np.asarray([self.engine.corpus.position[a] for a in linked], dtype=np.int64)
+                rows = (rows if pool is None else rows[np.isin(rows, pool)])[:k]
+            else:
+                rows, _ = self.engine.ranked_rows(self.query, int(seed), k, pool)
             out[i, :len(rows)] = rows
         return out
 
-    def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        return pair_scores(self.engine.spaces, self.mix, a, b)
+    def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
+        return None if self.query.kind is Kind.LINKS else pair_scores(self.engine.spaces, self.mix, a, b)
 
 
 def as_ranking(ranking: "Ranking | np.ndarray") -> Ranking:

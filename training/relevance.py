@@ -10,7 +10,7 @@ from scipy import sparse
 
 from explore.corpus.model import Corpus
 
-Combine = Literal["single", "union", "intersection"]
+Combine = Literal["single", "union", "intersection", "graded"]
 
 
 class LabelIndex:
@@ -68,7 +68,8 @@ class LabelIndex:
 
 @dataclass(frozen=True)
 class RelevanceRule:
-    """Relevance for one space: `single` (one aspect), `union` (any aspect), `intersection` (all)."""
+    """Relevance for one space: `single` (one aspect), `union` (any aspect), `intersection` (all), `graded`
+    (any aspect, and sharing more of them ranks higher: `grades`)."""
 
     index: LabelIndex
     aspects: tuple[str, ...]
@@ -79,6 +80,17 @@ class RelevanceRule:
         if self.combine == "intersection":
             return np.logical_and.reduce(per_aspect)
         return np.logical_or.reduce(per_aspect)
+
+    def grades(self, rows_a: Sequence[int], rows_b: Sequence[int]) -> np.ndarray:
+        """How many of the aspects rows_a[i] and rows_b[j] share (0..len(aspects)): graded relevance."""
+        return np.sum([self.index.shares(a, rows_a, rows_b) for a in self.aspects], axis=0, dtype=np.int64)
+
+    def gains(self, rows_a: Sequence[int], rows_b: Sequence[int]) -> np.ndarray:
+        """Graded relevance for nDCG: the number of shared aspects where any aspect counts (union, graded),
+        otherwise 1 for a relevant pair (single, intersection)."""
+        if self.combine in ("union", "graded"):
+            return self.grades(rows_a, rows_b)
+        return self.matrix(rows_a, rows_b).astype(np.int64)
 
     def pairs(self, rows_a: Sequence[int], rows_b: Sequence[int]) -> np.ndarray:
         """`matrix`'s diagonal without the matrix: relevance of each pair (rows_a[i], rows_b[i])."""

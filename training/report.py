@@ -11,9 +11,13 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from explore.settings import ASSETS_DIR, data_home
 
-METRICS = {"precision": "P", "recall": "R", "mrr": "MRR", "map": "MAP"}  # retrieval metrics @k, short names
+METRICS = {"precision": "P", "recall": "R", "mrr": "MRR", "map": "MAP", "ndcg": "nDCG"}  # metrics @k, short names
+# The Markdown report's two tables per pool: the ranking metrics first (what a reader of one list feels), then P/R.
+TABLE_GROUPS = (("mrr", "map", "ndcg"), ("precision", "recall"))
 POOL_TITLES = {"test": "test pool (test articles only, the research's protocol)",
                "corpus": "corpus pool (all articles, what the app shows)"}
 POOLS = tuple(POOL_TITLES)
@@ -21,13 +25,14 @@ POOLS = tuple(POOL_TITLES)
 # What each number is, for readers: a short name for table headers, a title with what it measures,
 # and one line on how to read it. {k} is the report's cut-off, {n} the overlap's.
 METRIC_NAMES = {"precision": "precision", "recall": "recall", "mrr": "mean reciprocal rank",
-                "map": "mean average precision", "agts": "aspect-guided textual similarity",
+                "map": "mean average precision", "ndcg": "normalised discounted cumulative gain", "agts": "aspect-guided textual similarity",
                 "overlap": "overlap with generic"}
 _METRIC_TITLES = {
     "precision": "P@{k} (precision: the share of the top {k} that is relevant)",
     "recall": "R@{k} (recall: the share of all relevant articles that reach the top {k})",
     "mrr": "MRR@{k} (mean reciprocal rank of the first relevant article in the top {k})",
     "map": "MAP@{k} (mean average precision of the relevant articles in the top {k})",
+    "ndcg": "nDCG@{k} (normalised discounted cumulative gain: graded relevance, discounted by rank)",
     "agts": "AgTS (aspect-guided textual similarity: do higher scores go with a shared label?)",
     "overlap": "Overlap@{n} (share of the top {n} that the generic space also returns)",
 }
@@ -40,6 +45,9 @@ _METRIC_MEANINGS = {
            "usually right.",
     "map": "Precision at the rank of each relevant neighbour, averaged (divided by the smaller of {k} and the "
            "number of relevant articles): it rewards putting all the relevant articles first, not only one.",
+    "ndcg": "Each relevant neighbour in the top {k} gains its grade (in an 'or' column, how many of the aspects it "
+            "shares with the seed; else 1), discounted by log2(rank + 1), divided by the best score the articles "
+            "allow: 1.0 = the best possible order, sharing more ranked first.",
     "agts": "For random pairs of test articles: the Spearman correlation between the pair's similarity in the "
             "space and whether the two share a label. 0: the similarity ignores the label; higher: pairs the "
             "space finds similar tend to share it.",
@@ -86,8 +94,15 @@ def column_relevance(column: str) -> str:
     return f"shares one of the seed's {column} labels"
 
 
-def _cell(value: float | None) -> str:
-    return "–" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+def _missing(value: float | None) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _cell(value: float | None, sd: float | None = None) -> str:
+    """`0.672`, or `0.672 ± 0.010` for a mean over seeds."""
+    if _missing(value):
+        return "–"
+    return f"{value:.3f}" if _missing(sd) else f"{value:.3f} ± {sd:.3f}"
 
 
 @dataclass
@@ -101,12 +116,37 @@ class EvaluationReport:
     spaces: dict[str, dict[str, float]] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     path: Path | None = None  # where it was read from (None until saved or loaded)
+    spread: dict[str, dict[str, float]] = field(default_factory=dict)  # sd over seeds, where `spaces` holds means
 
     @classmethod
     def load(cls, path: Path) -> "EvaluationReport":
         data = json.loads(Path(path).read_text())
         return cls(data.get("corpus", ""), list(data.get("aspects", [])), int(data.get("k", 10)),
-                   dict(data.get("split", {})), dict(data.get("spaces", {})), dict(data.get("notes", {})), Path(path))
+                   dict(data.get("split", {})), dict(data.get("spaces", {})), dict(data.get("notes", {})), Path(path),
+                   dict(data.get("spread", {})))
+
+    @classmethod
+    def mean_of(cls, reports: list["EvaluationReport"]) -> "EvaluationReport":
+        """Mean and sample sd of every figure over reports of the same rows and columns on other seeds
+        (split and training); a row or figure missing from one of them is left out."""
+        first = reports[0]
+        if any(r.corpus != first.corpus or r.aspects != first.aspects or r.k != first.k for r in reports):
+            raise ValueError("Reports to average must share corpus, columns and k.")
+        spaces = [name for name in first.spaces if all(name in r.spaces for r in reports)]
+        means, spread = {}, {}
+        for name in spaces:
+            keys = [key for key in first.spaces[name] if all(key in r.spaces[name] for r in reports)]
+            values = {key: np.array([r.spaces[name][key] for r in reports], dtype=np.float64) for key in keys}
+            means[name] = {key: float(v.mean()) for key, v in values.items()}
+            spread[name] = {key: float(v.std(ddof=1)) if len(v) > 1 else float("nan") for key, v in values.items()}
+        split = {key: first.split.get(key) for key in ("test_fraction", "train", "test")}
+        split["seeds"] = [r.split.get("seed") for r in reports]
+        notes = {name: note for name, note in first.notes.items() if name in means}
+        return cls(first.corpus, list(first.aspects), first.k, split, means, notes, spread=spread)
+
+    @property
+    def seeds(self) -> list:
+        return list(self.split.get("seeds") or [self.split.get("seed")])
 
     @property
     def name(self) -> str:
@@ -155,6 +195,15 @@ class EvaluationReport:
             return None  # no seed was scored: the stored 0.0 is no measurement
         return float(value)
 
+    def sd(self, space: str, column: str, metric: str, pool: str = "test") -> float | None:
+        """The spread over seeds of `value` (None for a single-seed report)."""
+        value = self.spread.get(space, {}).get(self._key(pool, column, metric))
+        return None if _missing(value) else float(value)
+
+    def best_spaces(self, column: str, metric: str, pool: str = "test") -> set[str]:
+        """The spaces shown in bold for a figure (see `_best`)."""
+        return self._best(self._key(pool, column, metric))
+
     def missing_reason(self, space: str, column: str, metric: str, pool: str = "test") -> str:
         """Why `value` is None, in words (`n/a: …`); empty when it has a value."""
         if self.value(space, column, metric, pool) is not None:
@@ -166,6 +215,8 @@ class EvaluationReport:
             return "n/a: not measured in this run" if metric == "overlap" else "n/a: not in this report"
         counts = self.seed_counts(column, "test" if metric == "agts" else pool)
         if metric == "agts":
+            if "links" in (space, self.notes.get(space)):
+                return "n/a: links have no similarity score to correlate"
             if counts is not None and sum(counts) < 2:
                 return "n/a: fewer than 2 labelled test articles"
             return "n/a: the sampled pairs all share a label, or none does"
@@ -179,8 +230,9 @@ class EvaluationReport:
             self.notes[name] = note
 
     def to_json(self) -> str:
-        return json.dumps({"corpus": self.corpus, "aspects": self.aspects, "k": self.k, "split": self.split,
-                           "spaces": self.spaces, "notes": self.notes}, indent=2, default=float)
+        data = {"corpus": self.corpus, "aspects": self.aspects, "k": self.k, "split": self.split,
+                "spaces": self.spaces, "notes": self.notes} | ({"spread": self.spread} if self.spread else {})
+        return json.dumps(data, indent=2, default=float)
 
     def save(self, path: Path) -> tuple[Path, Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -196,19 +248,29 @@ class EvaluationReport:
                                     for metric, short in METRICS.items()}
                 for space in self.spaces]
 
-    def table(self, pool: str) -> str:
-        """Rows: spaces; columns: P@k / R@k / MRR@k per aspect, best of each column in bold."""
+    def _best(self, key: str) -> set[str]:
+        """Rows shown in bold for a figure: the best, and (over seeds) every row whose mean lies within the
+        spread of the best, since a difference smaller than the spread is no difference the seeds support."""
+        scored = {name: s[key] for name, s in self.spaces.items() if not _missing(s.get(key))}
+        if len(scored) < 2:
+            return set()
+        top = max(scored, key=scored.get)
+        sd = lambda name: self.spread.get(name, {}).get(key)  # noqa: E731
+        margin = {name: max((v for v in (sd(top), sd(name)) if not _missing(v)), default=0.0) for name in scored}
+        return {name for name, value in scored.items() if scored[top] - value <= margin[name]}
+
+    def table(self, pool: str, metrics: tuple[str, ...] = ("precision", "recall", "mrr")) -> str:
+        """Rows: spaces; columns: `metrics`@k per aspect, best of each column in bold."""
         k = self.k
-        metrics = ("precision", "recall", "mrr")
-        head = ["Space"] + [f"{a} {m}@{k}" for a in self.aspects for m in ("P", "R", "MRR")]
+        head = ["Space"] + [f"{a} {METRICS[m]}@{k}" for a in self.aspects for m in metrics]
         keys = [f"{pool}/{a}/{m}@{k}" for a in self.aspects for m in metrics]
-        best = {key: max((s.get(key, float("-inf")) for s in self.spaces.values()), default=None) for key in keys}
+        best = {key: self._best(key) for key in keys}
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for name, scores in self.spaces.items():
             cells = []
             for key in keys:
-                text = _cell(scores.get(key))
-                cells.append(f"**{text}**" if scores.get(key) == best[key] and len(self.spaces) > 1 else text)
+                text = _cell(scores.get(key), self.spread.get(name, {}).get(key))
+                cells.append(f"**{text}**" if name in best[key] else text)
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         return "\n".join(lines)
 
@@ -220,16 +282,22 @@ class EvaluationReport:
         head = ["Space"] + [f"{a} AgTS" for a in self.aspects] + [f"{a} {overlap.capitalize()}" for a in single]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for name, s in self.spaces.items():
-            cells = [_cell(s.get(f"test/{a}/agts")) for a in self.aspects]
-            cells += [_cell(s.get(f"corpus/{a}/{overlap}")) for a in single]
+            sd = self.spread.get(name, {})
+            cells = [_cell(s.get(f"test/{a}/agts"), sd.get(f"test/{a}/agts")) for a in self.aspects]
+            cells += [_cell(s.get(f"corpus/{a}/{overlap}"), sd.get(f"corpus/{a}/{overlap}")) for a in single]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         return "\n".join(lines)
 
     def to_markdown(self) -> str:
-        parts = [f"Corpus `{self.corpus}`, split seed {self.split.get('seed')} "
-                 f"({self.split.get('train')} train / {self.split.get('test')} test articles), k = {self.k}."]
+        seeds = self.seeds
+        over = (f"mean ± sd over {len(seeds)} seeds ({', '.join(map(str, seeds))}: split and training); bold: the best "
+                "and every figure within the spread of the best") if len(seeds) > 1 else \
+            f"split seed {seeds[0]}; bold: the best"
+        parts = [f"Corpus `{self.corpus}`, {over} ({self.split.get('train')} train / {self.split.get('test')} test "
+                 f"articles), k = {self.k}."]
         for pool in POOLS:
-            parts += [f"\n**{POOL_TITLES[pool]}**\n", self.table(pool)]
+            parts += [f"\n**{POOL_TITLES[pool]}**\n"]
+            parts += ["\n\n".join(self.table(pool, group) for group in TABLE_GROUPS)]
         parts += ["\n**AgTS and overlap with the generic space**\n", self.secondary_table()]
         if self.notes:
             parts += ["\n" + "\n".join(f"- {name}: {note}" for name, note in self.notes.items())]

@@ -32,7 +32,9 @@ class TripletSampler:
     Positive: shares a label of the aspect (`single`), of every aspect (`intersection`), or of any
     aspect (`union`). Union positives follow `sampling`: `pooled` draws uniformly from everyone sharing
     any label, so the aspect with bigger label groups dominates; `aspect-first` draws one of the
-    anchor's aspects uniformly, then a positive sharing that aspect's label.
+    anchor's aspects uniformly, then a positive sharing that aspect's label. `graded` positives: an
+    anchor's first draw (and every even one) shares every aspect with it whenever such an article exists,
+    the others are drawn aspect-first, so each epoch holds the shares-all pairs a graded loss ranks highest.
     Negative: not relevant under the same rule; a share `unlabelled_negatives` of them comes from
     training articles without any label of the aspects (extra, easy negatives).
     """
@@ -58,14 +60,17 @@ class TripletSampler:
         rows = np.unique(np.concatenate(groups)) if groups else np.empty(0, dtype=np.int64)
         return rows[self._in_train[rows] & (rows != row)]
 
-    def positive_pool(self, row: int, rng: np.random.Generator) -> np.ndarray:
+    def positive_pool(self, row: int, rng: np.random.Generator, draw: int = 0) -> np.ndarray:
+        """Where the `draw`-th positive of anchor `row` in an epoch comes from."""
         pools = [self._sharing(a, row) for a in self.rule.aspects]
-        if self.rule.combine == "intersection":
-            pool = pools[0]
+        combine = self.rule.combine
+        if combine in ("intersection", "graded"):
+            shares_all = pools[0]
             for other in pools[1:]:
-                pool = np.intersect1d(pool, other)
-            return pool
-        if self.rule.combine == "union" and self.sampling == "aspect-first":
+                shares_all = np.intersect1d(shares_all, other)
+            if combine == "intersection" or (draw % 2 == 0 and len(shares_all)):
+                return shares_all
+        if combine == "graded" or (combine == "union" and self.sampling == "aspect-first"):
             usable = [p for p in pools if len(p)]
             return usable[rng.integers(len(usable))] if usable else np.empty(0, dtype=np.int64)
         return np.unique(np.concatenate(pools))
@@ -85,8 +90,8 @@ class TripletSampler:
         rows, without = [], 0
         for anchor in rng.permutation(self.anchors):
             drawn = 0
-            for _ in range(per_anchor):
-                pool = self.positive_pool(int(anchor), rng)
+            for draw in range(per_anchor):
+                pool = self.positive_pool(int(anchor), rng, draw)
                 negative = self.negative(int(anchor), rng) if len(pool) else None
                 if negative is None:
                     continue

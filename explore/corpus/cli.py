@@ -26,6 +26,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("--force", action="store_true", help="replace an existing corpus of that name")
     imp.set_defaults(func=_import)
 
+    attach = commands.add_parser("attach-aspect", help="add an aspect to a stored corpus from id,label rows",
+                                 description="Label a new aspect from a CSV file with an `id,label` header or a JSONL "
+                                             "file of {\"id\": ..., \"label\": ...} objects (several rows give an "
+                                             "article several labels). Every row is checked first; the corpus's "
+                                             "spaces stay valid. Then train a space for it: `aspectnav train "
+                                             "--corpus NAME --aspects ASPECT`.")
+    attach.add_argument("name", help="the corpus")
+    attach.add_argument("--aspect", required=True, help="name of the new aspect")
+    attach.add_argument("--file", required=True, type=Path, help=".csv (id,label header) or .jsonl")
+    attach.add_argument("--replace", action="store_true", help="replace the labels of an aspect the corpus has")
+    attach.set_defaults(func=_attach_aspect)
+
     stats = commands.add_parser("stats", help="articles, links and per-aspect coverage")
     stats.add_argument("name")
     stats.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -51,6 +63,15 @@ def _import(args) -> int:
     print(f"Imported {len(corpus)} articles into {args.name!r} -> {path}")
     for note in report.notes():
         print(note)
+    return 0
+
+
+def _attach_aspect(args) -> int:
+    from explore.corpus.aspect_import import attach_aspect
+
+    attached = attach_aspect(open_corpus(args.name), args.aspect, args.file, replace_existing=args.replace)
+    path = store_corpus(attached.corpus)
+    print(f"{attached.summary()} Stored -> {path}")
     return 0
 
 

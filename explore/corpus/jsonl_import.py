@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.corpus.registry import check_name
 from explore.errors import CorpusFormatError
-from explore.schema import Refusal, refusals
+from explore.schema import field_problem, refusals
 
 # One article per line; a longer line is refused before it is read whole (a 1.7 GB line once took 1.7 GB of memory).
 # Full Wikipedia articles stay well under it; AspectNav reads leads.
@@ -89,17 +89,7 @@ def _parse_line(path: Path, number: int, raw: str) -> ArticleLine:
         found = refusals(error, ArticleLine)
     if not found[0].field:
         _fail(path, number, None, f"expected a JSON object, got {type(record).__name__}")
-    raise CorpusFormatError(f"{path}, line {number}, " + "; ".join(map(_problem, found)))
-
-
-def _problem(refusal: Refusal) -> str:
-    """field 'title': required, must be a non-empty string (and the like)."""
-    if refusal.unknown:
-        return f"field {refusal.field!r}: unknown field; allowed: {refusal.expected}"
-    if refusal.key is not None:
-        return f"field {refusal.field!r}: bad name {refusal.key!r}; must be {refusal.expected}"
-    blank = refusal.missing or (isinstance(refusal.got, str) and not refusal.got.strip())
-    return f"field {refusal.field!r}: {'required, ' if blank else ''}must be {refusal.expected}"
+    raise CorpusFormatError(f"{path}, line {number}, " + "; ".join(map(field_problem, found)))
 
 
 def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:

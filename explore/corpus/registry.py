@@ -40,6 +40,15 @@ def store_corpus(corpus: Corpus) -> Path:
     return save_corpus(corpus, corpus_path(corpus.name))
 
 
+def corpus_stamp(name: str) -> int | None:
+    """When the stored corpus last changed (its card's mtime, ns; None if not stored): a long-running app
+    compares it with the stamp of the copy it holds, so an aspect attached meanwhile shows up."""
+    try:
+        return (corpus_path(name) / CARD_FILE).stat().st_mtime_ns
+    except OSError:
+        return None
+
+
 def list_corpora() -> list[str]:
     """Stored and built-in corpora. Hidden backups and staging folders of a write are never corpora."""
     root = corpora_dir()

@@ -59,6 +59,18 @@ class SpaceRegistry:
                   for p in root.glob(f"*/{MANIFEST_FILE}") if not p.parent.name.startswith(".")}
         return sorted(stored | set(DEFAULT_SPACES), key=lambda n: (n != "generic", n))
 
+    def stamp(self) -> tuple[tuple[str, int], ...]:
+        """The built spaces and when each was last written (manifest mtime, ns): a long-running app compares it
+        with the stamp taken when it opened them, so a space trained meanwhile (app or CLI) shows up."""
+        found = []
+        for manifest in self.home.glob(f"*/{MANIFEST_FILE}") if self.home.is_dir() else ():
+            if not manifest.parent.name.startswith("."):
+                try:
+                    found.append((manifest.parent.name, manifest.stat().st_mtime_ns))
+                except OSError:
+                    continue  # swapped away between listing and stat: the next look sees the new one
+        return tuple(sorted(found))
+
     def open(self, name: str) -> Space:
         if name in self._open:
             return self._open[name]

@@ -116,6 +116,15 @@ def copy_training_record(source: Path, target: Path) -> None:
         shutil.copy2(record, Path(target) / TRAINING_RECORD_FILE)
 
 
+def read_training_record(directory: Path | None) -> dict:
+    """The training module's record beside a space ({} for a space training did not make, or an unreadable one)."""
+    path = Path(directory or ".") / TRAINING_RECORD_FILE
+    try:
+        return json.loads(path.read_text()) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
+
+
 def read_manifest(directory: Path) -> dict:
     try:
         manifest = json.loads((Path(directory) / MANIFEST_FILE).read_text())

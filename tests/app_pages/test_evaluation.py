@@ -82,3 +82,39 @@ def test_the_build_commands_are_for_maintainers_only(app, report_file):
     [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]
     assert "Every aspect of this corpus has a space." in maintainers.markdown[0].value  # hostile: the missing ones
     assert "python -m training evaluate" in maintainers.code[0].value
+
+
+@pytest.mark.slow  # trains a real head on MiniLM embeddings of the fixture (encoded once, seconds)
+def test_a_maintainer_trains_a_space_for_an_aspect_without_one(app, report_file, tmp_path):
+    from explore.corpus.aspect_import import attach_aspect
+    from explore.corpus.registry import open_corpus, store_corpus
+    from explore.spaces import spaces_for
+
+    labels = tmp_path / "era.csv"
+    labels.write_text("id,label\n" + "".join(f"p{i},{('early', 'middle', 'late')[i % 3]}\n" for i in range(90)))
+    store_corpus(attach_aspect(open_corpus("fixture"), "era", labels).corpus)
+    at = app("app_pages/evaluation.py")
+    [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]
+    assert "No space yet for aspect era." in _plain(maintainers.markdown[0].value)
+    assert at.selectbox(key="train_aspect").options == ["era"]
+    at.radio(key="train_head").set_value("linear")
+    next(b for b in at.get("form_submit_button") if "Train the space" in b.label).click().run()
+    assert not at.error, [e.value for e in at.error]
+    [done] = at.success
+    assert "Space 'era' for aspect 'era' is ready" in _plain(done.value)
+    assert "era" in spaces_for(open_corpus("fixture")).names()  # the real engine reopens on it (test_engine_cache)
+
+
+@pytest.mark.slow
+def test_an_aspect_that_cannot_train_says_why_and_builds_nothing(app, report_file, tmp_path):
+    from explore.corpus.aspect_import import attach_aspect
+    from explore.corpus.registry import open_corpus, store_corpus
+    from explore.spaces import spaces_for
+
+    labels = tmp_path / "era.csv"
+    labels.write_text("id,label\np0,alone\np1,single\n")  # no label is shared: nothing to learn from
+    store_corpus(attach_aspect(open_corpus("fixture"), "era", labels).corpus)
+    at = app("app_pages/evaluation.py")
+    next(b for b in at.get("form_submit_button") if "Train the space" in b.label).click().run()
+    assert "era" in _plain(at.error[0].value) and not at.success
+    assert "era" not in spaces_for(open_corpus("fixture")).names()

@@ -40,7 +40,7 @@ def test_the_missing_spaces_hint_shows_hostile_aspect_names_as_text():
     hint = missing_spaces_hint(corpus, fixture_engine(corpus))  # a country space; none for the hostile aspects
     assert live_markup(hint) == []
     commands = code_spans(hint)  # whole, the backticks in the aspect's name included, quoted for the shell
-    assert len(commands) == 2 and all(shlex.quote(corpus.aspect_names[1]) in command for command in commands)
+    assert len(commands) == 1 and all(shlex.quote(corpus.aspect_names[1]) in command for command in commands)
 
 
 def test_map_hover_labels_show_hostile_titles_and_labels_as_text():
@@ -95,3 +95,24 @@ def test_every_column_says_what_it_is_and_cards_say_where_else_they_appear():
         for card in column.cards:
             assert set(card.also_in) == where[card.id] - {column.label}
     assert any(card.also_in for column in columns for card in column.cards)
+
+
+def test_a_graded_union_column_says_that_sharing_both_ranks_first(tmp_path):
+    import json
+
+    from app_views.columns import column_description
+    from explore.neighbours import Neighbourhood
+    from explore.query import Query
+    from tests.app_pages.conftest import fixture_engine
+
+    corpus = fixture_corpus()
+    base = fixture_engine(corpus)
+    union = base.spaces["country"]
+    union.name, union.kind, union.aspects = "union", "union", ("country", "occupation")
+    engine = Neighbourhood(corpus, [base.spaces["generic"], union])
+    union.directory_ = tmp_path
+    assert column_description(engine, Query.parse("union")).startswith("Similar in any of country or occupation: ")
+    (tmp_path / "training.json").write_text(json.dumps({"config": {"combine": "graded"}}))
+    assert column_description(engine, Query.parse("union")) == (
+        "Similar in any of country or occupation, sharing more of them ranked first: trained to put articles sharing "
+        "country and occupation closest, then those sharing one.")

@@ -34,12 +34,36 @@ def test_train_then_evaluate_prints_the_table(fixture_corpus, capsys, tmp_path):
                  "--spaces", "generic,country,occupation,blend=blend:country:0.5,occupation:0.5,"
                              "ours=union-country-occupation-aspectcse-fn"]) == 0
     table = capsys.readouterr().out
-    assert "| Space | country P@10 | country R@10 | country MRR@10 | occupation P@10" in table
+    assert "| Space | country MRR@10 | country MAP@10 | country nDCG@10 | occupation MRR@10" in table
+    assert "| Space | country P@10 | country R@10 | occupation P@10" in table
     for row in ("| generic |", "| country |", "| blend |", "| ours |"):
         assert row in table
     assert "test pool" in table and "corpus pool" in table
     report = json.loads(stem.with_suffix(".json").read_text())
     assert set(report["spaces"]) == {"generic", "country", "occupation", "blend", "ours"}
+
+
+def test_graded_spaces_and_links_over_two_seeds_are_summarized(fixture_corpus, capsys, tmp_path):
+    store_corpus(fixture_corpus)
+    stems = []
+    for seed in (42, 7):
+        suffix = "" if seed == 42 else f"-s{seed}"
+        assert main(["train", "--corpus", "fixture", "--aspects", "country,occupation", "--combine", "graded",
+                     "--objective", "graded", "--head", "mlp", "--seed", str(seed), "--epochs", "2", "--batch-size",
+                     "16", "--quiet"]) == 0
+        stems.append(tmp_path / f"report-s{seed}")
+        assert main(["evaluate", "--corpus", "fixture", "--aspects", "country,occupation", "--seed", str(seed),
+                     "--combined", "country+occupation", "--output", str(stems[-1]),
+                     "--spaces", f"links,generic,graded=graded-country-occupation-graded-mlp{suffix}"]) == 0
+    space = spaces_for(fixture_corpus).open("graded-country-occupation-graded-mlp")
+    assert space.kind == "union"  # served in the union column
+    capsys.readouterr()
+    assert main(["summarize", "--output", str(tmp_path / "mean"), *(f"{s}.json" for s in stems)]) == 0
+    table = capsys.readouterr().out
+    assert "mean ± sd over 2 seeds (42, 7" in table and "any:country+occupation nDCG@10" in table
+    assert "| links |" in table and " ± " in table.split("| graded |")[1].split("\n")[0]
+    assert main(["summarize", "--output", str(tmp_path / "x"), str(tmp_path / "missing.json")]) == 2
+    assert "Cannot read report" in capsys.readouterr().err
 
 
 def test_bad_input_is_a_clear_error_before_training(fixture_corpus, capsys):

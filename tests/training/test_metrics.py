@@ -83,3 +83,61 @@ def test_matches_sentence_transformers_information_retrieval_evaluator(fixture_c
             theirs[name].append(result[key])
     for name, values in theirs.items():
         assert ours[f"{name}@10"] == pytest.approx(np.mean(values), abs=1e-6), name
+
+
+def graded_world(n=60, seed=0):
+    """Random points and two random label groups per point: gain = how many of the two a pair shares."""
+    rng = np.random.default_rng(seed)
+    points = rng.normal(size=(n, 8))
+    first, second = rng.integers(0, 4, size=n), rng.integers(0, 3, size=n)
+
+    def gains(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        return (first[a][:, None] == first[b][None, :]).astype(int) + (second[a][:, None] == second[b][None, :])
+
+    return points, gains, (lambda a, b: gains(a, b) > 0)
+
+
+def test_ndcg_matches_scikit_learn_on_graded_relevance():
+    from sklearn.metrics import ndcg_score
+
+    points, gains, relevance = graded_world()
+    seeds = np.arange(0, 60, 3)
+    ours = retrieval_metrics(points, relevance, seeds, None, k=10, gains=gains)["ndcg@10"]
+    unit = points / np.linalg.norm(points, axis=1, keepdims=True)
+    theirs = []
+    for seed in seeds:
+        others = np.array([r for r in range(60) if r != seed])
+        theirs.append(ndcg_score([gains([seed], others)[0]], [unit[others] @ unit[seed]], k=10))
+    assert ours == pytest.approx(np.mean(theirs), abs=1e-9)
+
+
+def test_binary_ndcg_is_one_for_a_perfect_ranking_and_below_for_the_line():
+    scores = retrieval_metrics(LINE, same_group(GROUPS), seeds=np.array([0]), pool=np.arange(5), k=2)
+    # seed 0's list: 1 (gain 0), 2 (gain 1); ideal: 2, 3 (gains 1, 1)
+    assert scores["ndcg@2"] == pytest.approx((1 / math.log2(3)) / (1 + 1 / math.log2(3)))
+
+
+@pytest.mark.slow  # ranx compiles its metrics with numba on first use (seconds)
+def test_ranked_metrics_match_ranx():
+    """MAP@k is left out: ranx divides by all relevant articles, we by min(k, relevant) as sentence-transformers
+    does (checked against it above)."""
+    from ranx import Qrels, Run, evaluate
+
+    points, gains, relevance = graded_world(seed=1)
+    seeds = np.arange(60)
+    pool = np.arange(0, 60, 2)  # a pool smaller than the corpus, as the test pool is
+    ours = retrieval_metrics(points, relevance, seeds, pool, k=10, gains=gains)
+    unit = points / np.linalg.norm(points, axis=1, keepdims=True)
+    qrels, run = {}, {}
+    for seed in seeds:
+        others = pool[pool != seed]
+        grades = gains([seed], others)[0]
+        if grades.any():
+            qrels[f"q{seed}"] = {f"d{d}": int(g) for d, g in zip(others, grades) if g}
+            run[f"q{seed}"] = {f"d{d}": float(unit[d] @ unit[seed]) for d in others}
+    names = ["ndcg@10", "mrr@10", "precision@10", "recall@10"]
+    theirs = evaluate(Qrels(qrels), Run(run), names)
+    assert ours["seeds"] == len(qrels)
+    for name in names:
+        assert ours[name] == pytest.approx(theirs[name], abs=1e-9), name

@@ -56,3 +56,29 @@ def test_in_a_pool_one_space_ranks_as_exact_cosine(engine):
     exact = evaluator(EmbeddingRanking(engine.spaces["country"].embeddings_))
     for key in ("test/country/mrr@10", "test/occupation/precision@10", "test/country/agts"):
         assert served[key] == pytest.approx(exact[key])
+
+
+def test_links_are_evaluated_as_the_links_column_serves_them():
+    from explore.errors import UnknownSpaceError
+    from tests.fixture_corpora import fixture_corpus
+
+    corpus = fixture_corpus()
+    engine = Neighbourhood(corpus, [_space("generic", "generic", corpus, make_embeddings(make_corpus(), seed=4)[
+        np.arange(len(corpus)) % 84])])
+    links = QueryRanking(engine, "links")
+    seeds = np.arange(0, 120, 7)
+    for seed, rows in zip(seeds, links.top(seeds, None, 10)):
+        served = [n.id for n in engine.neighbours(corpus.articles[seed], "links", 10)]
+        assert [corpus.articles[r].id for r in rows if r >= 0] == served
+    pool = np.arange(0, 120, 2)
+    for seed, rows in zip(seeds, links.top(seeds, pool, 10)):  # inside a pool: the served links that lie in it
+        served = [corpus.position[n.id] for n in engine.neighbours(corpus.articles[seed], "links", 10)]
+        assert [r for r in rows if r >= 0] == [r for r in served if r in set(pool)]
+    evaluator = AspectRetrievalEvaluator(corpus, split_by_article(corpus), ["country"], k=10)
+    metrics = evaluator(links)
+    assert 0 <= metrics["corpus/country/mrr@10"] <= 1 and np.isnan(metrics["test/country/agts"])
+    from explore.corpus.model import Corpus, Provenance
+
+    no_links = Neighbourhood(Corpus("bare", make_corpus().articles, Provenance(source="test", date="", links="none")), [])
+    with pytest.raises(UnknownSpaceError, match="has no links"):
+        QueryRanking(no_links, "links")

@@ -1,6 +1,8 @@
 import json
 from pathlib import Path
 
+import pytest
+
 from training.report import (EvaluationReport, column_relevance, column_title, evaluate_command, find_reports,
                              metric_header, metric_meaning, metric_title)
 
@@ -19,7 +21,7 @@ def test_reports_are_found_per_corpus_and_tabled_per_aspect(isolated_home, monke
     [report] = [r for r in found if r.path.parent == directory]  # shipped assets/reports may be found too
     assert all(r.corpus == "vital" for r in found)
     assert report.metric_rows("country", "test") == [
-        {"space": "generic", "P@10": 0.3, "R@10": None, "MRR@10": 0.5, "MAP@10": None}]
+        {"space": "generic", "P@10": 0.3, "R@10": None, "MRR@10": 0.5, "MAP@10": None, "nDCG@10": None}]
     assert report.value("generic", "country", "agts") == 0.2 and report.value("generic", "country", "overlap") == 1.0
     assert "python -m training evaluate --corpus vital" in evaluate_command("vital", ["country"])
 
@@ -62,3 +64,27 @@ def test_metrics_and_columns_in_words():
     assert all(metric_meaning(metric, 5) for metric in ("precision", "recall", "mrr", "map", "agts", "overlap"))
     assert column_title("all:country+occupation") == "country and occupation"
     assert column_relevance("any:country+occupation") == "shares one of the seed's country or occupation labels"
+
+
+def test_reports_over_seeds_are_averaged_with_their_spread_and_close_figures_share_the_bold():
+    def seed_report(seed, union, blend):
+        rows = {"union": {"test/country/mrr@10": union}, "blend": {"test/country/mrr@10": blend}}
+        rows |= {"only-in-seed-1": {"test/country/mrr@10": 1.0}} if seed == 1 else {}
+        return EvaluationReport("vital", ["country"], 10, {"seed": seed, "train": 8, "test": 2}, rows)
+    mean = EvaluationReport.mean_of([seed_report(1, 0.70, 0.60), seed_report(2, 0.72, 0.61), seed_report(3, 0.74, 0.62)])
+    assert list(mean.spaces) == ["union", "blend"]
+    assert mean.spaces["union"]["test/country/mrr@10"] == pytest.approx(0.72)
+    assert mean.spread["union"]["test/country/mrr@10"] == pytest.approx(0.02)
+    assert mean.seeds == [1, 2, 3]
+    table = mean.table("test", ("mrr",))
+    assert "| union | **0.720 ± 0.020** |" in table and "| blend | 0.610 ± 0.010 |" in table
+    close = EvaluationReport.mean_of([seed_report(1, 0.70, 0.69), seed_report(2, 0.74, 0.70)])
+    assert close._best("test/country/mrr@10") == {"union", "blend"}  # 0.72 ± 0.028 vs 0.695: within the spread
+    assert "mean ± sd over 2 seeds (1, 2" in close.to_markdown()
+    with pytest.raises(ValueError, match="share corpus"):
+        EvaluationReport.mean_of([seed_report(1, 0.7, 0.6), _report({}, aspects=("occupation",))])
+
+
+def test_a_links_row_says_why_it_has_no_agts():
+    report = _report({"links": {"test/country/agts": float("nan"), "test/country/seeds": 9}})
+    assert report.missing_reason("links", "country", "agts") == "n/a: links have no similarity score to correlate"

@@ -1,16 +1,14 @@
 """AspectCSE with false-negative masking: in-batch items sharing the anchor's label leave the denominator."""
 from __future__ import annotations
 
-from typing import Any, Iterable
-
 import torch
-from torch import Tensor, nn
+from torch import Tensor
 from torch.nn import functional as F
 
-from training.relevance import RelevanceRule
+from training.losses.row_labelled import RowLabelledLoss
 
 
-class AspectCSEFalseNegativeLoss(nn.Module):
+class AspectCSEFalseNegativeLoss(RowLabelledLoss):
     """Supervised SimCSE (InfoNCE with a hard negative) that does not push apart articles sharing a label.
 
     For anchor i the candidates are every positive and every negative in the batch; the loss is
@@ -37,16 +35,6 @@ class AspectCSEFalseNegativeLoss(nn.Module):
         loss = AspectCSEFalseNegativeLoss(model, RelevanceRule(LabelIndex(corpus, ["topic"]), ("topic",)))
     """
 
-    def __init__(self, model: nn.Module, rule: RelevanceRule, temperature: float = 0.05):
-        super().__init__()
-        self.model = model
-        self.rule = rule
-        self.temperature = temperature
-
-    def forward(self, sentence_features: Iterable[dict[str, Tensor]], labels: Tensor) -> Tensor:
-        embeddings = [self.model(features)["sentence_embedding"] for features in sentence_features]
-        return self.compute_loss_from_embeddings(embeddings, labels)
-
     def false_negative_mask(self, labels: Tensor) -> Tensor:
         """mask[i, j]: candidate j (positives, then negatives) is relevant to anchor i and is not its positive."""
         rows = labels.detach().cpu().numpy()
@@ -61,6 +49,3 @@ class AspectCSEFalseNegativeLoss(nn.Module):
         scores = scores.masked_fill(self.false_negative_mask(labels), float("-inf"))
         target = torch.arange(len(anchors), device=scores.device)
         return F.cross_entropy(scores, target)
-
-    def get_config_dict(self) -> dict[str, Any]:
-        return {"temperature": self.temperature, "aspects": list(self.rule.aspects), "combine": self.rule.combine}

@@ -1,0 +1,124 @@
+"""Attach a new aspect to a stored corpus from a file of `id,label` rows (CSV with a header, or JSONL).
+
+Every row is checked before anything changes: a bad line, an unknown article id or an aspect that already
+exists (without `replace`) is refused with the file, line and reason, and the corpus stays as it was.
+Labels do not enter `Corpus.content_hash`, so the corpus's spaces stay valid.
+"""
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Annotated, Iterator
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from explore.corpus.model import Corpus
+from explore.errors import CorpusFormatError
+from explore.schema import field_problem, refusals
+
+_Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+MAX_ASPECT_NAME = 64
+SHOWN = 5  # unknown ids named in an error before "and N more"
+
+
+class LabelRow(BaseModel):
+    """One row: an article id of the corpus and one label of the new aspect (several rows give several labels)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    id: _Text = Field(description="a non-empty string (an article id of the corpus)")
+    label: _Text = Field(description="a non-empty string")
+
+
+@dataclass(frozen=True)
+class AttachedAspect:
+    """What attaching did: the new corpus and the counts a user checks."""
+
+    corpus: Corpus
+    aspect: str
+    articles: int  # articles that got at least one label
+    labels: int  # distinct labels
+    duplicate_rows: int  # rows repeating an (id, label) already given
+
+    def summary(self) -> str:
+        note = f"; {self.duplicate_rows} repeated row(s) counted once" if self.duplicate_rows else ""
+        return (f"Aspect {self.aspect!r}: {self.labels} label(s) on {self.articles:,} of {len(self.corpus):,} articles "
+                f"of {self.corpus.name!r}{note}.")
+
+
+def _rows(path: Path) -> Iterator[tuple[int, dict]]:
+    """(line number, raw record) per data row; CSV needs an `id,label` header, JSONL one object per line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise CorpusFormatError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
+    except OSError as error:
+        raise CorpusFormatError(f"{path}: cannot be read ({error.strerror})") from None
+    if path.suffix.lower() in (".jsonl", ".json", ".ndjson"):
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    yield number, json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise CorpusFormatError(f"{path}, line {number}: not valid JSON ({error.msg})") from None
+        return
+    reader = csv.DictReader(text.splitlines())
+    header = [name.strip() for name in reader.fieldnames or []]
+    if header[:2] != ["id", "label"] or len(header) != 2:
+        raise CorpusFormatError(f"{path}, line 1: the header must be exactly 'id,label', got {','.join(header)!r}")
+    for record in reader:
+        if None in record or None in record.values():
+            raise CorpusFormatError(f"{path}, line {reader.line_num}: expected 2 fields (id,label)")
+        if any(value.strip() for value in record.values()):
+            yield reader.line_num, {key.strip(): value for key, value in record.items()}
+
+
+def read_label_rows(path: Path) -> list[tuple[int, LabelRow]]:
+    path = Path(path)
+    rows = []
+    for number, record in _rows(path):
+        if not isinstance(record, dict):
+            raise CorpusFormatError(f"{path}, line {number}: expected an object with 'id' and 'label'")
+        try:
+            rows.append((number, LabelRow.model_validate(record)))
+        except ValidationError as error:
+            problems = "; ".join(map(field_problem, refusals(error, LabelRow)))
+            raise CorpusFormatError(f"{path}, line {number}: {problems}") from None
+    if not rows:
+        raise CorpusFormatError(f"{path}: no rows (an empty file, or a header alone)")
+    return rows
+
+
+def attach_aspect(corpus: Corpus, aspect: str, path: Path, replace_existing: bool = False) -> AttachedAspect:
+    """A copy of `corpus` with `aspect` labelled from `path`; nothing is stored here (the caller stores it)."""
+    name = str(aspect or "").strip()
+    if not name or len(name) > MAX_ASPECT_NAME or any(ch in name for ch in ",:+=\n"):
+        raise CorpusFormatError(f"Bad aspect name {aspect!r}: 1-{MAX_ASPECT_NAME} characters, none of , : + = "
+                                "(they separate aspects in commands and queries).")
+    clash = next((a for a in corpus.aspect_names if a.casefold() == name.casefold()), None)
+    if clash is not None and not replace_existing:
+        raise CorpusFormatError(f"Corpus {corpus.name!r} already has aspect {clash!r}; pass --replace to replace "
+                                "its labels.")
+    rows = read_label_rows(Path(path))
+    unknown = [(number, row.id) for number, row in rows if row.id not in corpus]
+    if unknown:
+        shown = ", ".join(f"{article_id!r} (line {number})" for number, article_id in unknown[:SHOWN])
+        more = f" and {len(unknown) - SHOWN} more" if len(unknown) > SHOWN else ""
+        raise CorpusFormatError(f"{path}: {len(unknown)} row(s) name no article of corpus {corpus.name!r}: "
+                                f"{shown}{more}. Ids are the corpus's article ids (`aspectnav corpus stats` counts "
+                                "them; an import's `id` field).")
+    labels: dict[str, dict[str, None]] = {}
+    for _, row in rows:
+        labels.setdefault(row.id, {})[row.label] = None
+    duplicates = len(rows) - sum(len(v) for v in labels.values())
+    articles = []
+    for article in corpus.articles:
+        aspects = {a: v for a, v in article.aspects.items() if a != clash}
+        if article.id in labels:
+            aspects[name] = tuple(labels[article.id])
+        articles.append(replace(article, aspects=aspects))
+    attached = Corpus(corpus.name, articles, corpus.provenance)
+    distinct = len({label for values in labels.values() for label in values})
+    return AttachedAspect(attached, name, len(labels), distinct, duplicates)

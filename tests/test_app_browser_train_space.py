@@ -1,0 +1,61 @@
+"""Spaces on demand in a real headless Chromium: a maintainer trains a `century` space on the vital corpus from the
+Evaluation page, with a progress bar, and Explore shows its column on the next page, without a restart.
+Screenshots: test-artifacts/train_space_*.png. Its own server and data home: the new space must not reach the
+other browser tests' columns."""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser import buttons, idle, shot, streamlit_server, wait
+
+pytestmark = pytest.mark.slow
+MAIN = '[data-testid="stMain"]'
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with streamlit_server(tmp_path_factory.mktemp("train-home"), tmp_path_factory.mktemp("train-log") / "s.log",
+                          "streamlit_train_space.log") as url:
+        yield url
+
+
+def _headings(driver) -> list[str]:
+    return [e.text for e in driver.find_elements("css selector", f'{MAIN} [data-testid="stMarkdown"] strong')]
+
+
+def test_a_space_trained_in_the_app_appears_as_a_column(server, browser):
+    driver = browser
+    driver.get(f"{server}/?seed=Marie+Curie")
+    wait(driver, lambda d: len(buttons(d, "card-generic-")) >= 3, message="generic column")
+    idle(driver)
+    assert "century space" not in _headings(driver) and not buttons(driver, "card-aspect-century-")
+
+    driver.get(f"{server}/evaluation")
+    expander = wait(driver, lambda d: next((e for e in d.find_elements("css selector", '[data-testid="stExpander"]')
+                                            if "For maintainers" in e.text), None), message="maintainers' expander")
+    expander.find_element("css selector", "summary").click()
+    form = wait(driver, lambda d: d.find_element("css selector", '[data-testid="stForm"]'), message="training form")
+    idle(driver)
+    assert "No space yet for aspects century, place_type" in expander.text
+    box = form.find_element("css selector", ".st-key-train_aspect")
+    picked = " ".join([box.text, *(i.get_attribute("value") or "" for i in box.find_elements("css selector", "input"))])
+    assert "century" in picked, picked  # the first aspect without a space
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", form)
+    shot(driver, "train_space_form.png")
+    form.find_element("css selector", '[data-testid="stFormSubmitButton"] button').click()
+    wait(driver, lambda d: d.find_elements("css selector", '[data-testid="stProgress"]'), timeout=30,
+         message="a progress bar while it trains")
+    done = wait(driver, lambda d: next((a for a in d.find_elements("css selector", '[data-testid="stAlert"]')
+                                        if "is ready" in a.text or "rror" in a.text), None), timeout=300,
+                message="training finished")
+    assert "Space 'century' for aspect 'century' is ready" in done.text, done.text
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", done)
+    shot(driver, "train_space_done.png")
+
+    driver.get(f"{server}/?seed=Marie+Curie")  # the same server: no restart
+    wait(driver, lambda d: len(buttons(d, "card-aspect-century-")) >= 3, message="the century column")
+    idle(driver)
+    assert "century space" in _headings(driver)
+    column = buttons(driver, "card-aspect-century-")[0]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", column)
+    shot(driver, "train_space_column.png")
