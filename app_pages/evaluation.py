@@ -75,7 +75,9 @@ chosen = st.selectbox("Report", list(titles), format_func=titles.get,
 report = next(r for r in reports if str(r.path) == chosen)
 k, n = report.k, report.overlap_k
 split = report.split
-st.caption(f"{len(report.spaces)} spaces, k = {k}; split seed {escape_markdown(str(split.get('seed')))}: "
+seeds = ", ".join(map(str, report.seeds))
+over = f"mean ± sd over split seeds {seeds}" if len(report.seeds) > 1 else f"split seed {seeds}"
+st.caption(f"{len(report.spaces)} spaces, k = {k}; {escape_markdown(over)}: "
            f"{split.get('train')} train / {split.get('test')} test articles. "
            f"File: {code_span(report.path.name)}.")
 controls = st.columns(2)
@@ -86,7 +88,9 @@ metric = controls[1].radio("Chart", list(METRICS), format_func=lambda m: metric_
 with st.expander("What the numbers mean"):
     st.markdown("\n".join(f"- **{escape_markdown(metric_title(m, k, n))}**: {escape_markdown(metric_meaning(m, k, n))}"
                           for m in TABLE_METRICS))
-    st.markdown(f"Higher is better for P, R, MRR, MAP and AgTS; the best value of each column is in **bold**. "
+    st.markdown(f"Higher is better for P, R, MRR, MAP, nDCG and AgTS; the best value of each column is in **bold** "
+                f"(in a report over several seeds, with every value within the spread of the best: a smaller "
+                f"difference is not one the seeds support). "
                 f"AgTS is measured on test articles and Overlap@{n} on all articles, whatever the pool.")
 
 for column, tab in zip(report.aspects, st.tabs([escape_markdown(column_title(c)) for c in report.aspects])):
@@ -103,9 +107,10 @@ for column, tab in zip(report.aspects, st.tabs([escape_markdown(column_title(c))
         for line in table.left_out:
             st.caption(escape_markdown(line))
         rows = report.metric_rows(column, pool)
-        st.plotly_chart(metric_bar_figure(rows, f"{METRICS[metric]}@{k}",
-                                          f"{column_title(column)}: {metric_title(metric, k, n)}"),
-                        key=f"eval-{column}")
+        spread = [report.sd(row["space"], column, metric, pool) for row in rows]
+        title = f"{column_title(column)}: {metric_title(metric, k, n)}" + (" (mean ± sd over seeds)" if any(
+            sd is not None for sd in spread) else "")
+        st.plotly_chart(metric_bar_figure(rows, f"{METRICS[metric]}@{k}", title, spread), key=f"eval-{column}")
 
 if report.notes:
     with st.expander("What each space is (its query)"):

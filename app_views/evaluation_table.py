@@ -35,6 +35,6 @@ def metric_table(report: EvaluationReport, column: str, pool: str) -> MetricTabl
                 row[header] = f"_{escape_markdown(report.missing_reason(space, column, metric, pool))}_"
             else:
                 sd = report.sd(space, column, metric, pool)
-                text = f"{value:.3f}" + (f" ± {sd:.3f}" if sd is not None else "")
+                text = f"{value:.3f}" + (f"\u00a0±\u00a0{sd:.3f}" if sd is not None else "")  # one line per figure
                 row[header] = f"**{text}**" if space in best else text
     return MetricTable(rows, left_out)

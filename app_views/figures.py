@@ -34,12 +34,22 @@ def label_distribution_figure(corpus: Corpus, aspect: str, top: int = 15) -> go.
                            f"({corpus.coverage(aspect):.0%} of articles labelled)", 150 + 18 * len(labels))
 
 
-def metric_bar_figure(rows: list[dict], column: str, title: str) -> go.Figure:
-    """One bar per space for a 0..1 retrieval metric; a space without a value shows "n/a" on an empty bar."""
-    figure = go.Figure(go.Bar(x=[escape_html(r["space"]) for r in rows], y=[0 if r[column] is None else r[column] for r in rows],
-                              marker_color="#4c78a8",
-                              text=[f"{r[column]:.3f}" if r[column] is not None else "n/a" for r in rows],
-                              textposition="outside", cliponaxis=False))
+def metric_bar_figure(rows: list[dict], column: str, title: str, spread: list[float | None] | None = None) -> go.Figure:
+    """One bar per space for a 0..1 retrieval metric; a space without a value shows "n/a" on an empty bar;
+    `spread` (sd over seeds, per row) draws error bars, each value written above its whisker."""
+    values = [r[column] for r in rows]
+    labels = [f"{v:.3f}" if v is not None else "n/a" for v in values]
+    spread = spread if spread and any(sd is not None for sd in spread) else None
+    error = dict(type="data", array=[sd or 0.0 for sd in spread], visible=True, color="#444", thickness=1.2) \
+        if spread else None
+    spaces = [escape_html(r["space"]) for r in rows]
+    figure = go.Figure(go.Bar(x=spaces, y=[0 if v is None else v for v in values], marker_color="#4c78a8",
+                              error_y=error, text=None if spread else labels, textposition="outside",
+                              cliponaxis=False))
+    if spread:
+        for space, value, sd, label in zip(spaces, values, spread, labels):
+            figure.add_annotation(x=space, y=(value or 0) + (sd or 0), text=label, showarrow=False, yshift=9,
+                                  font=dict(size=12, color="#555"))
     figure.update_layout(yaxis=dict(range=[0, 1.05]))
     return _titled(figure, escape_html(title), 400)
 

@@ -118,3 +118,17 @@ def test_an_aspect_that_cannot_train_says_why_and_builds_nothing(app, report_fil
     next(b for b in at.get("form_submit_button") if "Train the space" in b.label).click().run()
     assert "era" in _plain(at.error[0].value) and not at.success
     assert "era" not in spaces_for(open_corpus("fixture")).names()
+
+
+def test_a_report_over_seeds_shows_its_spread_in_the_table_and_as_error_bars(app, report_file):
+    data = json.loads(report_file.read_text())
+    data["split"] = {"seeds": [42, 43, 44], "train": 96, "test": 24}
+    data["spread"] = {name: {key: 0.02 for key in scores} for name, scores in data["spaces"].items()}
+    report_file.write_text(json.dumps(data))
+    at = app("app_pages/evaluation.py")
+    country = _table(at.tabs[0].get("table")[0])
+    assert "**0.700\u00a0±\u00a00.020**" in country and "0.400\u00a0±\u00a00.020" in country
+    bars = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert bars["data"][0]["error_y"]["array"] == [0.02, 0.02]
+    assert "(mean ± sd over seeds)" in bars["layout"]["title"]["text"]
+    assert "mean ± sd over split seeds 42, 43, 44: 96 train / 24 test" in _plain(at.caption[1].value)
