@@ -23,6 +23,12 @@ def _headings(driver) -> list[str]:
     return [e.text for e in driver.find_elements("css selector", f'{MAIN} [data-testid="stMarkdown"] strong')]
 
 
+def _maintainers(driver):
+    """The expander, found afresh: Streamlit may replace the element while the page reruns."""
+    return next((e for e in driver.find_elements("css selector", '[data-testid="stExpander"]')
+                 if "For maintainers" in e.text), None)
+
+
 def test_a_space_trained_in_the_app_appears_as_a_column(server, browser):
     driver = browser
     driver.get(f"{server}/?seed=Marie+Curie")
@@ -31,12 +37,13 @@ def test_a_space_trained_in_the_app_appears_as_a_column(server, browser):
     assert "century space" not in _headings(driver) and not buttons(driver, "card-aspect-century-")
 
     driver.get(f"{server}/evaluation")
-    expander = wait(driver, lambda d: next((e for e in d.find_elements("css selector", '[data-testid="stExpander"]')
-                                            if "For maintainers" in e.text), None), message="maintainers' expander")
-    expander.find_element("css selector", "summary").click()
-    form = wait(driver, lambda d: d.find_element("css selector", '[data-testid="stForm"]'), message="training form")
+    wait(driver, lambda d: _maintainers(d), message="maintainers' expander").find_element("css selector",
+                                                                                        "summary").click()
+    hint = "No space yet for aspects century, place_type"
+    wait(driver, lambda d: hint in _maintainers(d).text, message="the expander open, its hint shown")
+    wait(driver, lambda d: d.find_element("css selector", '[data-testid="stForm"]'), message="training form")
     idle(driver)
-    assert "No space yet for aspects century, place_type" in expander.text
+    form = driver.find_element("css selector", '[data-testid="stForm"]')  # settled: no rerun replaces it now
     box = form.find_element("css selector", ".st-key-train_aspect")
     picked = " ".join([box.text, *(i.get_attribute("value") or "" for i in box.find_elements("css selector", "input"))])
     assert "century" in picked, picked  # the first aspect without a space
