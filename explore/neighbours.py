@@ -123,7 +123,7 @@ class Neighbourhood:
         among `pool` (sorted rows; None = the whole corpus). What `neighbours` serves, as rows."""
         mix = self.resolve(query)
         vectors = {name: self.spaces[name].embeddings_[seed_row] for name in mix if name != LINKS_COMPONENT}
-        linked = self._linked_rows(self.corpus.articles[seed_row]) if LINKS_COMPONENT in mix else ()
+        linked = self.linked_rows(self.corpus.articles[seed_row]) if LINKS_COMPONENT in mix else ()
         return ranked_rows(self.spaces, mix, vectors, k, exclude=seed_row, pool=pool, linked=linked)
 
     def neighbours_for_text(self, text: str, query: "Query | str" = "generic", k: int = 10) -> list[Neighbour]:
@@ -157,6 +157,10 @@ class Neighbourhood:
         mentions hidden, ordered by generic similarity to the seed unless the corpus ranks its links."""
         return self._links_of_id(self.resolve_seed(seed).id)
 
+    def linked_rows(self, article: Article) -> list[int]:
+        """Corpus rows of the articles `article` links to, in the links column's order."""
+        return [self.corpus.position[i] for i in self.links_of(article).ids]
+
     def links_description(self) -> str:
         """What the links column serves and in which order, in one sentence."""
         by_similarity = self._generic_space() is not None and not links_are_ranked(self.corpus)
@@ -180,10 +184,6 @@ class Neighbourhood:
 
     def _generic_space(self) -> Space | None:
         return next((space for space in self.spaces.values() if space.kind == Kind.GENERIC.value), None)
-
-    def _linked_rows(self, article: Article) -> list[int]:
-        """Corpus rows of the articles `article` links to, in the links column's order."""
-        return [self.corpus.position[i] for i in self.links_of(article).ids]
 
     def _space_of(self, query: Query) -> str:
         """The one space a generic/aspect/union/intersection query names."""

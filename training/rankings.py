@@ -79,8 +79,7 @@ class QueryRanking:
         out = np.full((len(seeds), k), -1, dtype=np.int64)
         for i, seed in enumerate(np.asarray(seeds)):
             if self.query.kind is Kind.LINKS:
-                linked = self.engine.links_of(self.engine.corpus.articles[int(seed)]).ids
-                rows = np.asarray([self.engine.corpus.position[a] for a in linked], dtype=np.int64)
+                rows = np.asarray(self.engine.linked_rows(self.engine.corpus.articles[int(seed)]), dtype=np.int64)
                 rows = (rows if pool is None else rows[np.isin(rows, pool)])[:k]
             else:
                 rows, _ = self.engine.ranked_rows(self.query, int(seed), k, pool)
