@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_views.columns import map_overlap, map_plan, map_side, map_spaces, space_label
+from app_views.columns import map_overlap, map_plan, map_projections, map_side, map_spaces, space_label
 from app_views.corpus_choice import chosen_corpus, corpus_param
 from app_views.engine_cache import load_engine
 from app_views.figures import colour_map, map_figure, selected_article
@@ -17,6 +17,11 @@ from app_views.view_widgets import seed_picker
 from explore.maps import DEFAULT_SAMPLE, TOP_LABELS
 
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
+# Projection.source in words: in the map's title, then in the caption below it
+SOURCES = {"shipped": ("shipped", "shipped with AspectNav, checksum verified"),
+           "cache": ("cached", "read from the cache in your data home"),
+           "computed": ("just computed", "projected just now, cached for next time")}
+STAGES = {"early exaggeration": "separating clusters"}  # tsne's progress stages a reader would not know
 
 
 def _clicked(chart_key: str, seed_id: str | None) -> None:
@@ -28,6 +33,13 @@ def _clicked(chart_key: str, seed_id: str | None) -> None:
 def _map_from(article_id: str) -> None:
     st.session_state[HIGHLIGHT] = None
     explore_view().set_seed(article_id)
+
+
+def _show_progress(bars, titles: list[str], articles: int, state: dict[int, tuple[float, str]]) -> None:
+    """Each map's t-SNE progress; called in the script's own thread while worker threads compute."""
+    for side, (fraction, stage) in state.items():
+        bars[side].progress(fraction, text=f"t-SNE map of {articles:,} articles in {titles[side]}: "
+                                           f"{STAGES.get(stage, stage)}, {fraction:.0%}")
 
 
 view = explore_view()
@@ -85,16 +97,24 @@ with st.container(horizontal=True, vertical_alignment="center"):
                      query_params=view.url_query(corpus, seed_id=highlight) | corpus_param(corpus.name))
 
 columns = st.columns(2)
+sides = (left, right)
+bars = [place.empty() for place in columns]
+titles = [label(kind) for kind in sides]
+projected = map_projections(engine, plan, sides,
+                            on_wait=lambda state: _show_progress(bars, titles, len(sample.base), state))
+for bar in bars:
+    bar.empty()
 shown = []
-for side, (place, kind) in enumerate(zip(columns, (left, right))):
+for side, (place, kind) in enumerate(zip(columns, sides)):
     with place:
-        with st.spinner(f"Projecting {len(sample.base):,} articles of the {label(kind)} (t-SNE; cached "
-                        f"on disk afterwards)…"):
-            points = map_side(engine, plan, kind, seed, colour_aspect)
+        points = map_side(engine, plan, kind, seed, colour_aspect, projected=projected[side])
         shown.append(points)
         key = f"map-{side}-{kind}-{seed_id or ''}"
-        st.plotly_chart(map_figure(points, f"{label(kind)} ({points.method})", colour_map(points.ranks), highlight),
+        short, said = SOURCES.get(points.source, (points.source, points.source))
+        st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colour_map(points.ranks),
+                                   highlight),
                         key=key, on_select=lambda key=key: _clicked(key, seed_id), selection_mode="points")
+        st.caption(f"t-SNE of {len(sample.base):,} articles: {said}.")
 
 if colour_aspect:
     aspect = escape_markdown(colour_aspect)

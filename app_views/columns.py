@@ -17,8 +17,8 @@ from app_views.mix import absent_aspect_spaces
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
 from explore.links_column import hidden_note
-from explore.maps import (MapPoints, ProjectionParams, Sample, map_points, project_sample, select_sample,
-                          top_overlap)
+from explore.maps import (MapPoints, Projection, ProjectionParams, Sample, map_points, project_samples,
+                          projection, projection_key, select_sample, top_overlap)
 from explore.neighbours import Neighbourhood
 from explore.query import LINKS, Blend, Kind, Query
 from explore.spaces.store import read_training_record
@@ -121,8 +121,7 @@ def space_vectors(engine: Neighbourhood, name: str) -> np.ndarray:
 
 def space_key(engine: Neighbourhood, name: str) -> str:
     """Changes whenever the space's vectors may change: name, corpus content and encoder."""
-    space = engine.spaces[name]
-    return f"{space.corpus_name_}/{space.name}/{space.corpus_hash_}/{space.encoder_fingerprint_}"
+    return projection_key(engine.spaces[name])
 
 
 def neighbour_ids(engine: Neighbourhood, seed: Article, name: str, k: int) -> list[str]:
@@ -158,13 +157,23 @@ def map_overlap(engine: Neighbourhood, seed: Article, names: Sequence[str], n: i
             f"(1: the same {n}; 0: none in common).")
 
 
+def map_projections(engine: Neighbourhood, plan: MapPlan, names: Sequence[str],
+                    params: ProjectionParams = ProjectionParams(), on_wait=None) -> list[Projection]:
+    """The t-SNE maps of the plan's sample in each named space: stored ones read, the others computed side by
+    side in worker threads while `on_wait({index: (fraction, stage)})` runs in the caller's thread (the page
+    draws progress there; explore.maps.project_samples)."""
+    return project_samples([(space_key(engine, name), space_vectors(engine, name)) for name in names], plan.sample,
+                           params, on_wait)
+
+
 def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | None, colour_aspect: str | None,
-             params: ProjectionParams = ProjectionParams()) -> MapPoints:
-    """The points of one space's map: t-SNE of the sample (cached on disk), seed and neighbours marked,
-    with hover labels that show the corpus's text as text."""
-    coords, method, cached = project_sample(space_key(engine, name), space_vectors(engine, name), plan.sample, params)
-    points = map_points(engine.corpus, plan.sample, coords, colour_aspect, seed.id if seed else None,
-                        plan.neighbours[name], method, cached)
+             params: ProjectionParams = ProjectionParams(), projected: Projection | None = None) -> MapPoints:
+    """The points of one space's map: t-SNE of the sample (`projected`, else read or computed now), seed and
+    neighbours marked, with hover labels that show the corpus's text as text."""
+    if projected is None:
+        projected = projection(space_key(engine, name), space_vectors(engine, name), plan.sample, params)
+    points = map_points(engine.corpus, plan.sample, projected.coords, colour_aspect, seed.id if seed else None,
+                        plan.neighbours[name], projected.method, projected.cached, projected.source)
     return replace(points, hover=[map_hover(engine.corpus[article_id]) for article_id in points.ids])
 
 

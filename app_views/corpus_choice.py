@@ -10,7 +10,6 @@ from app_views.view_state import CORPUS_PARAM, DEFAULT_CORPUS
 from explore.corpus import WIKIPEDIA_LICENSE, Corpus, list_corpora, open_corpus
 from explore.corpus.registry import corpus_stamp
 from explore.errors import AspectNavError
-from study.configured import configured_study
 
 PICKER_KEY = "corpus_picker"  # the selectbox's widget key; the choice itself lives in the view
 
@@ -74,6 +73,8 @@ def _mirror_corpus(name: str) -> None:
 def study_corpus() -> Corpus | None:
     """The corpus of the study this instance serves, or None while the study cannot be read (the
     study pages say why)."""
+    from study.configured import configured_study  # the study stack (SQLAlchemy) loads only on study pages
+
     try:
         return load_corpus(configured_study(st.secrets).corpus)
     except AspectNavError:

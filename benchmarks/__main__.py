@@ -15,10 +15,10 @@ from dataclasses import fields
 from datetime import datetime, timezone
 from pathlib import Path
 
-from benchmarks.common import Row, machine
+from benchmarks.common import Row, load_average, machine
 
-BENCHMARKS = ["corpus_load", "neighbours_bench", "projection", "app_seed_change", "training_throughput",
-              "study_writes", "study_load", "scale"]
+BENCHMARKS = ["corpus_load", "first_start", "neighbours_bench", "encode", "projection", "first_maps", "app_seed_change",
+              "training_throughput", "study_writes", "study_load", "scale"]
 HERE = Path(__file__).resolve().parent
 
 
@@ -52,8 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
     rows: list[Row] = []
-    timings = {}
+    timings, loads = {}, {}
     for name in names:
+        loads[name] = load_average()
         started = time.perf_counter()
         print(f"== {name}", file=sys.stderr, flush=True)
         rows.extend(importlib.import_module(f"benchmarks.{name}").run(quick=args.quick))
@@ -66,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         "quick": args.quick,
         "rows": [row.as_dict() for row in rows],
         "seconds_per_benchmark": timings,
+        "load_average_before": loads,
     }
     rendered = table(rows)
     print(rendered)
@@ -90,12 +92,18 @@ def _render(results_file: Path) -> int:
     return 0
 
 
+def _loads(result: dict) -> str:
+    loads = result.get("load_average_before") or {}
+    return "; ".join(f"{name} {load}" for name, load in loads.items()) or "not recorded"
+
+
 def _write_results_md(result: dict, rendered: str) -> None:
     notes_file = HERE / "NOTES.md"
     notes = notes_file.read_text() if notes_file.exists() else ""
     (HERE / "RESULTS.md").write_text(
         f"# Benchmark results\n\nCommand: `{result['command']}`  \nWhen: {result['when']}  \n"
-        f"Machine: {result['machine']}\n\nMedians over several runs, warm-up excluded; the spread column gives "
+        f"Machine: {result['machine']}  \n"
+        f"Load average (1/5/15 min) before each benchmark: {_loads(result)}\n\nMedians over several runs, warm-up excluded; the spread column gives "
         f"min..max. Ratio = ours / peer (times: below 1 is faster; throughputs and recall: above 1 is better).\n\n"
         f"{rendered}\n\n{notes}"
     )

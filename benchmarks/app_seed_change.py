@@ -1,20 +1,15 @@
-"""The app's speed targets on the vital corpus with the shipped spaces:
-first page render on a fresh data home (< 10 s) and the server time of a seed change (p95 < 100 ms).
+"""The server time of a seed change on the vital corpus with the shipped spaces (target p95 < 100 ms).
 
     python -m benchmarks app_seed_change
 
-First render: a fresh process and an empty $ASPECTNAV_HOME (the vital corpus is built, the shipped
-spaces verified and opened) running the Explore page for one seed through streamlit's AppTest.
-Seed change: in the same session, a new seed via the URL and a full rerun of the Explore page
-(links, generic, the reader's mix, the aspect spaces of the seed's aspects, union, intersection);
-also the same columns alone.
+In one AppTest session, a new seed via the URL and a full rerun of the Explore page (links, generic, the
+reader's mix, the aspect spaces of the seed's aspects, union, intersection); the peer is the same columns by
+direct calls. First start has its own benchmark (benchmarks/first_start.py).
 """
 from __future__ import annotations
 
 import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,22 +17,6 @@ from pathlib import Path
 from benchmarks.common import Row, percentiles_ms
 
 REPO = Path(__file__).resolve().parent.parent
-FIRST_RENDER = """
-import time; began = time.perf_counter()
-from streamlit.testing.v1 import AppTest
-at = AppTest.from_file({app!r}, default_timeout=300)
-at.query_params["seed"] = "Marie Curie"
-at.run()
-assert not at.exception, at.exception
-print(time.perf_counter() - began)
-"""
-
-
-def first_render(home: Path) -> float:
-    code = FIRST_RENDER.format(app=str(REPO / "app.py"))
-    env = os.environ | {"ASPECTNAV_HOME": str(home), "HF_HUB_OFFLINE": "1"}
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
 
 
 def seed_changes(count: int) -> tuple[list[float], list[float]]:
@@ -73,8 +52,6 @@ def run(quick: bool = False) -> list[Row]:
     seeds = 5 if quick else 30
     saved = os.environ.get("ASPECTNAV_HOME")
     with tempfile.TemporaryDirectory() as home:
-        cold = first_render(Path(home))
-        warm = first_render(Path(home))
         os.environ["ASPECTNAV_HOME"] = home
         try:
             page, columns = seed_changes(seeds)
@@ -86,8 +63,6 @@ def run(quick: bool = False) -> list[Row]:
     page_p50, page_p95 = percentiles_ms(page)
 
     return [
-        Row("app", "first render on a fresh data home (target < 10 s)", cold, warm, "s", "second start, caches warm",
-            notes="AppTest of the Explore page for one seed in a new process: corpus built, shipped spaces opened"),
         Row("app", f"seed change, whole Explore page, p95 of {seeds} seeds (target < 100 ms)", page_p95,
             percentiles_ms(columns)[1], "ms", "the same columns by direct calls", spread=f"p50 page {page_p50:.0f} ms",
             notes="links, generic, your mix (the seed's default), the seed's aspect spaces, union, intersection"),

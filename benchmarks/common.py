@@ -1,9 +1,11 @@
 """What every benchmark shares: repeated timing with warm-up excluded, and one row format."""
 from __future__ import annotations
 
+import os
 import platform
 import statistics
 import time
+from pathlib import Path
 from dataclasses import asdict, dataclass, field
 from collections.abc import Callable, Sequence
 
@@ -69,15 +71,39 @@ class Row:
         return {**asdict(self), "ratio": self.ratio}
 
 
-def machine() -> str:
-    import os
+CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8")  # what the encoders' speed hangs on
 
+
+def cpu_description() -> str:
+    """The CPU model and which of CPU_FLAGS it has (Linux /proc/cpuinfo; the platform string elsewhere)."""
+    try:
+        info = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return platform.processor() or platform.machine()
+    model = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("model name")),
+                 platform.machine())
+    flags = next((set(line.split(":", 1)[1].split()) for line in info.splitlines() if line.startswith("flags")), set())
+    present = [flag for flag in CPU_FLAGS if flag in flags]
+    return f"{model} ({platform.machine()}; flags: {' '.join(present) or 'none of ' + ', '.join(CPU_FLAGS)})"
+
+
+def load_average() -> str:
+    """The 1/5/15-minute load average: a busy machine explains slow figures."""
+    try:
+        return "/".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def machine() -> str:
     try:
         import torch
 
         torch_info = f"torch {torch.__version__}, {torch.get_num_threads()} threads"
         if torch.cuda.is_available():
             torch_info += f", {torch.cuda.get_device_name(0)}"
+        else:
+            torch_info += ", no GPU"
     except ImportError:
         torch_info = "no torch"
     memory = ""
@@ -86,4 +112,5 @@ def machine() -> str:
         memory = f", {pages / 2**30:.0f} GiB RAM"
     except (ValueError, OSError):
         pass
-    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores{memory}, Python {platform.python_version()}, {torch_info}"
+    return (f"{cpu_description()}, {os.cpu_count()} cores{memory}, Python {platform.python_version()}, "
+            f"{torch_info}; load average at start {load_average()}")

@@ -1,13 +1,16 @@
-"""Neighbour speed on the vital corpus: query p50/p95 per kind beside exact numpy search, hnswlib
-recall@10 against exact search (with the ef/M used and an ef sweep), index load time, CLI cold
-start, and encode throughput of our encoder against plain SentenceTransformer.encode (same texts).
+"""Neighbour speed on the vital corpus, each kind against a plain numpy peer doing the same searches.
 
-Every shipped space is measured (generic, the aspect heads, union, intersection) plus a blend of
-country, occupation and generic. Run alone: python -m benchmarks neighbours_bench
+- Search: the plan the product picks at this size (exact top-k below 50,000 rows) against the hnswlib graph it
+  would otherwise build (query p50/p95, recall@10 of each, and what the graph costs to build and hold).
+- Per kind: `neighbours(seed, kind, 10)` against the numpy searches that kind needs: one exact top-k in its space;
+  a blend scores every article in each of its spaces and takes the top-k of the weighted sum; links score every
+  article in the generic space and order the seed's links by it; `all` is the sum of its kinds' peers.
+- CLI cold start: a new process answering `neighbours "Marie Curie" --kind all`.
+
+(Encode throughput is benchmarks/encode.py.) Run alone: python -m benchmarks neighbours_bench
 """
 from __future__ import annotations
 
-import os
 import statistics
 import subprocess
 import sys
@@ -17,72 +20,94 @@ import numpy as np
 
 from benchmarks.common import Row, percentiles_ms
 from explore.corpus import open_corpus
-from explore.encoders import load_encoder
 from explore.neighbours import Neighbourhood
-from explore.query import Blend, Query
-from explore.spaces import Space, article_text, spaces_for
-from explore.spaces.vector_index import EF_CONSTRUCTION, EF_SEARCH, HNSW_M, VectorIndex, exact_query
+from explore.query import Blend, Kind, Query
+from explore.ranking import LINKS_COMPONENT
+from explore.spaces import Space, spaces_for
+from explore.spaces.vector_index import SearchPlan, VectorIndex, exact_query
 
 GROUP = "neighbours"
+K = 10
 
 
-def bench_index(generic: Space, seeds: np.ndarray) -> tuple[list[Row], float]:
-    """Rows for the index, and the exact search's p95 (ms): the peer of every kind's row."""
-    emb = generic.embeddings_
+def bench_search(generic: Space, seeds: np.ndarray) -> list[Row]:
+    """The planned search of the generic space against the hnswlib graph of the size above the threshold."""
+    emb, plan = generic.embeddings_, generic.search_
+    graph_plan = SearchPlan.for_rows(10**6 // 10)  # the smallest graph the schedule builds
     start = time.perf_counter()
-    built = VectorIndex().fit(emb)
+    graph = VectorIndex.planned(graph_plan).fit(emb)
     build_s = time.perf_counter() - start
-    loads = []
-    for _ in range(5):
-        start = time.perf_counter()
-        VectorIndex.load(generic.index_path_, generic.dim, len(generic))
-        loads.append(time.perf_counter() - start)
-    exact_times, truths = [], []
+    graph_bytes = len(emb) * (emb.shape[1] * 4 + graph_plan.m * 2 * 4 + 16)
+    ours_times, graph_times, ours_hits, graph_hits = [], [], 0, 0
     for row in seeds:
+        truth = set(exact_query(emb, emb[row], K + 1)[0].tolist()) - {row}
         start = time.perf_counter()
-        truths.append(set(exact_query(emb, emb[row], 11)[0]) - {row})
-        exact_times.append(time.perf_counter() - start)
-    exact_p50, exact_p95 = percentiles_ms(exact_times)
-    sweep, used = [], None
-    for ef in (16, 32, EF_SEARCH, 128):
-        hits, times = 0.0, []
-        for row, truth in zip(seeds, truths):
-            start = time.perf_counter()
-            rows, _ = built.query(emb[row], 11, ef=ef)
-            times.append(time.perf_counter() - start)
-            hits += len((set(rows) - {row}) & truth) / len(truth)
-        p50, p95 = percentiles_ms(times)
-        sweep.append(f"ef={ef}: recall {hits / len(seeds):.4f}, p50 {p50:.2f} ms")
-        if ef == EF_SEARCH:
-            used = (hits / len(seeds), p50, p95)
-    params = f"M={HNSW_M}, ef_construction={EF_CONSTRUCTION}, ef_search={EF_SEARCH}"
-    rows = [
-        Row(GROUP, f"hnswlib recall@10 vs exact ({params})", used[0], 1.0, "", "exact numpy search",
-            lower_is_better=False, notes=f"{len(seeds)} seeds; " + "; ".join(sweep)),
-        Row(GROUP, "top-10 query time, generic 10k x 384", used[1], exact_p50, "ms", "exact numpy search",
-            spread=f"p95 ours {used[2]:.2f}, exact {exact_p95:.2f}"),
-        Row(GROUP, "index load (sha256 check + hnswlib load)", statistics.median(loads) * 1000, build_s * 1000, "ms",
-            "building the index", spread=f"{min(loads) * 1000:.0f}..{max(loads) * 1000:.0f}"),
-    ]
-    return rows, exact_p95
+        rows, _ = generic.nearest(emb[row], K + 1)
+        ours_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        graph_rows, _ = graph.query(emb[row], K + 1)
+        graph_times.append(time.perf_counter() - start)
+        ours_hits += len((set(rows.tolist()) - {row}) & truth)
+        graph_hits += len((set(graph_rows.tolist()) - {row}) & truth)
+    ours_p50, ours_p95 = percentiles_ms(ours_times)
+    graph_p50, graph_p95 = percentiles_ms(graph_times)
+    recall, graph_recall = ours_hits / (K * len(seeds)), graph_hits / (K * len(seeds))
+    return [Row(GROUP, f"top-10 search p95, generic {len(emb):,} x {emb.shape[1]} (planned: {plan.method})", ours_p95,
+                graph_p95, "ms", f"hnswlib graph M={graph_plan.m}, ef_construction={graph_plan.ef_construction}, "
+                                 f"ef={graph_plan.ef_search}",
+                spread=f"p50 ours {ours_p50:.2f}, graph {graph_p50:.2f}",
+                notes=f"{len(seeds)} seeds; recall@10 ours {recall:.4f}, graph {graph_recall:.4f}; the graph costs "
+                      f"{build_s:.2f} s to build and ≈{graph_bytes / 2**20:.0f} MiB per space, exact search nothing")]
 
 
-def bench_kinds(engine: Neighbourhood, seeds: np.ndarray, exact_p95: float) -> list[Row]:
+def _peer(engine: Neighbourhood, query: Query, row: int, blend: Blend | None) -> None:
+    """The numpy searches `query` needs for the seed at `row`, with nothing else around them."""
+    spaces = engine.spaces
+    if query.kind is Kind.LINKS:
+        generic = spaces["generic"].embeddings_
+        scores = generic @ generic[row]
+        linked = [engine.corpus.position[i] for i in engine.corpus.articles[row].links if i in engine.corpus.position]
+        sorted(linked, key=lambda r: -scores[r])
+        return
+    mix = {name: weight for name, weight in engine.resolve(query).items() if name != LINKS_COMPONENT}
+    if len(mix) == 1:
+        (name,) = mix
+        exact_query(spaces[name].embeddings_, spaces[name].embeddings_[row], K + 1)
+        return
+    total = sum(weight * (spaces[name].embeddings_ @ spaces[name].embeddings_[row]) for name, weight in mix.items())
+    top = np.argpartition(-total, K)[:K + 1]
+    top[np.argsort(-total[top])]
+
+
+def bench_kinds(engine: Neighbourhood, seeds: np.ndarray) -> list[Row]:
     corpus, rows = engine.corpus, []
     blend = Blend.parse("country:0.4,occupation:0.4,generic:0.2")
+    every = engine.query_kinds(blend)
     for kind in [*engine.available_queries(), Query.blended(blend), "all"]:
-        times = []
+        queries = every if kind == "all" else [kind]
+        ours, peer = [], []
         for row in seeds:
             seed = corpus.articles[row]
             start = time.perf_counter()
             if kind == "all":
-                engine.all_neighbours(seed, 10, blend)
+                engine.all_neighbours(seed, K, blend)
             else:
-                engine.neighbours(seed, kind, 10)
-            times.append(time.perf_counter() - start)
-        p50, p95 = percentiles_ms(times)
-        rows.append(Row(GROUP, f"neighbours p95, kind={kind}", p95, exact_p95, "ms", "one exact numpy top-k",
-                        spread=f"p50 {p50:.2f}", notes="every kind together" if kind == "all" else ""))
+                engine.neighbours(seed, kind, K)
+            ours.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            for query in queries:
+                _peer(engine, query, row, blend)
+            peer.append(time.perf_counter() - start)
+        p50, p95 = percentiles_ms(ours)
+        peer_p50, peer_p95 = percentiles_ms(peer)
+        what = (f"{len(queries)} kinds' searches in numpy" if kind == "all" else
+                "generic scores + the links sorted by them" if kind.kind is Kind.LINKS else
+                "weighted sum of its spaces' exact scores, top-k" if kind.kind is Kind.BLEND else
+                "one exact numpy top-k")
+        rows.append(Row(GROUP, f"neighbours p95, kind={kind}", p95, peer_p95, "ms", what,
+                        spread=f"p50 ours {p50:.2f}, peer {peer_p50:.2f}",
+                        notes="ours adds the shared-label explanation of each result"
+                              + ("; every kind of one seed, as the Explore page asks" if kind == "all" else "")))
     return rows
 
 
@@ -99,61 +124,12 @@ def bench_cold_start(runs: int) -> list[Row]:
                 "target", spread=f"{min(times):.2f}..{max(times):.2f}", notes="new process, corpus stored")]
 
 
-def bench_encode(corpus, n: int, rounds: int) -> list[Row]:
-    rng = np.random.default_rng(0)
-    texts = [article_text(corpus.articles[i]) for i in rng.choice(len(corpus), n, replace=False)]
-    ours = load_encoder("minilm")
-    model = ours.model
-    model.encode(texts[:8])  # warm-up
-    runs = {"ours": lambda: ours.encode(texts, progress=False),
-            "plain": lambda: model.encode(texts, batch_size=32, normalize_embeddings=True)}
-    wall, cpu, outputs = {"ours": [], "plain": []}, {"ours": [], "plain": []}, {}
-    for round_ in range(rounds):  # interleaved, alternating who goes first: the machine is shared
-        for name in (["ours", "plain"] if round_ % 2 == 0 else ["plain", "ours"]):
-            start_wall, start_cpu = time.perf_counter(), time.process_time()
-            outputs[name] = runs[name]()
-            wall[name].append(time.perf_counter() - start_wall)
-            cpu[name].append(time.process_time() - start_cpu)
-    cosine = float((outputs["ours"] * outputs["plain"]).sum(axis=1).min())
-    ours_best, plain_best = min(wall["ours"]), min(wall["plain"])
-    cpu_ratio = statistics.median(cpu["plain"]) / statistics.median(cpu["ours"])
-    return [Row(GROUP, f"encode {n} vital texts, texts/s (best wall)", n / ours_best, n / plain_best, "texts/s",
-                "SentenceTransformer.encode", lower_is_better=False,
-                spread=f"wall s ours {[round(t, 1) for t in wall['ours']]}, plain {[round(t, 1) for t in wall['plain']]}",
-                notes=f"precision {ours.autocast_dtype or 'fp32'}, {os.cpu_count()} cores, {rounds} interleaved rounds; "
-                      f"CPU-time ratio {cpu_ratio:.2f}; min cosine {cosine:.6f}")]
-
-
-def bench_cpu_bf16(corpus, n: int) -> list[Row]:
-    """Is bf16 autocast worth it on this CPU? (auto picks it only with native bf16 support.)"""
-    from explore.encoders.encoder import TransformerEncoder, cpu_supports_bf16
-
-    fp32 = load_encoder("minilm")
-    bf16 = TransformerEncoder(fp32.spec, fp32.model_dir, precision="bf16")
-    bf16.__dict__["model"] = fp32.model
-    texts = [article_text(a) for a in corpus.articles[:n]]
-    times, out = {}, {}
-    for name, encoder in (("fp32", fp32), ("bf16", bf16), ("fp32 again", fp32)):
-        start = time.perf_counter()
-        out[name] = encoder.encode(texts, progress=False)
-        times[name] = time.perf_counter() - start
-    cosine = float((out["bf16"] * out["fp32"]).sum(axis=1).min())
-    fp32_s = min(times["fp32"], times["fp32 again"])
-    return [Row(GROUP, f"CPU bf16 autocast, {n} texts, texts/s", n / times["bf16"], n / fp32_s, "texts/s", "fp32",
-                lower_is_better=False, notes=f"min cosine {cosine:.5f}; native bf16 on this CPU: {cpu_supports_bf16()} "
-                                             f"(auto = {'bf16' if cpu_supports_bf16() else 'fp32'})")]
-
-
 def run(quick: bool = False) -> list[Row]:
     corpus = open_corpus("vital")
     registry = spaces_for(corpus)
     generic = registry.open("generic")
-    generic.index  # noqa: B018 - load, or build and cache
     seeds = np.random.default_rng(1).choice(len(corpus), 30 if quick else 300, replace=False)
-    rows, exact_p95 = bench_index(generic, seeds)
-    rows += bench_kinds(Neighbourhood(corpus, dict(registry.open_all())), seeds, exact_p95)
+    rows = bench_search(generic, seeds)
+    rows += bench_kinds(Neighbourhood(corpus, dict(registry.open_all())), seeds)
     rows += bench_cold_start(1 if quick else 3)
-    rows += bench_encode(corpus, 16 if quick else 300, 1 if quick else 3)
-    rows += bench_cpu_bf16(corpus, 8 if quick else 48)
     return rows
-

@@ -53,11 +53,12 @@ class Neighbourhood:
         self._links_of_id = functools.lru_cache(maxsize=TEXT_CACHE_SIZE)(self._served_links)
 
     @classmethod
-    def open(cls, corpus: Corpus, progress: bool = True) -> "Neighbourhood":
-        """Every space the corpus has, verified (stale or damaged ones are rebuilt)."""
+    def open(cls, corpus: Corpus, progress: bool = True, encode: bool = True) -> "Neighbourhood":
+        """Every space the corpus has, verified (stale or damaged ones are rebuilt). `encode=False` opens
+        only what needs no encoding (links alone need no space; built ones still rank them)."""
         from explore.spaces.registry import spaces_for
 
-        return cls(corpus, spaces_for(corpus, progress=progress).open_all())
+        return cls(corpus, spaces_for(corpus, progress=progress).open_all(encode=encode))
 
     def available_queries(self) -> list[Query]:
         """One query per answerable kind in reading order (links, generic, aspects, union, intersection):

@@ -5,7 +5,7 @@ import argparse
 import shutil
 import textwrap
 
-from explore.query import Blend, Query
+from explore.query import Blend, Kind, Query
 
 ALL = "all"
 
@@ -37,11 +37,13 @@ def requested(kind: str | None, blend_text: str) -> tuple[list[Query] | None, Bl
 
 def _neighbours(args) -> int:
     from explore.corpus import open_corpus
+    from explore.links_column import links_description
     from explore.neighbours import Neighbourhood
 
     queries, blend = requested(args.kind, args.blend)
     corpus = open_corpus(args.corpus)
-    engine = Neighbourhood.open(corpus)
+    links_only = not args.text and queries is not None and all(query.kind is Kind.LINKS for query in queries)
+    engine = Neighbourhood.open(corpus, encode=not links_only)  # links need no embeddings: never encode for them
     if args.text:
         queries = queries or engine.query_kinds(blend, for_text=True)
         columns = {query: engine.neighbours_for_text(args.seed, query, args.k) for query in queries}
@@ -53,6 +55,8 @@ def _neighbours(args) -> int:
         heading = f"Neighbours of {seed.title} [{seed.id}] in corpus {corpus.name!r}" + \
             (f" — {_labels(seed.aspects)}" if seed.aspects else "")
     print(heading)
+    if links_only:
+        print(links_description(corpus, by_similarity=engine.generic_similarities(seed) is not None))
     if len(columns) == 1:
         _print_list(*next(iter(columns.items())))
     else:

@@ -20,3 +20,5 @@ train topic --aspects topic --objective aspectcse-fn --head mlp
 train union --aspects country,occupation --combine graded --objective graded --head mlp --triplets-per-anchor 2
 train intersection --aspects country,occupation --combine intersection
 python -m explore spaces list --corpus vital
+# the Maps page's default maps of these spaces (assets/maps/vital/): they are keyed by each space's encoder fingerprint
+python scripts/build_vital_maps.py

@@ -11,6 +11,10 @@ def isolated_home(tmp_path_factory, monkeypatch):
     home = tmp_path_factory.mktemp("aspectnav-home")
     monkeypatch.setenv(HOME_ENV, str(home))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    # `spaces build --backend/--precision` hand their choice on through these: set here, monkeypatch takes back
+    # whatever a test's CLI call writes (delenv of an unset variable would record nothing to undo).
+    monkeypatch.setenv("ASPECTNAV_ENCODER_BACKEND", "auto")
+    monkeypatch.setenv("ASPECTNAV_ENCODER_PRECISION", "auto")
     return home
 
 

@@ -1,7 +1,9 @@
 """Maps and the links column as a reader sees them, in headless Chromium at 1600x1200 (issue #12, points 5-6):
 one colour per label across seeds and both maps, faint unlabelled points, a legend below the plot, the
 seed's label beside it, a click that marks the article in both maps, the top-10 overlap; the links column
-without common-word mentions, ordered by similarity. Screenshots: test-artifacts/maps_*.png, explore_links_*.png.
+without common-word mentions, ordered by similarity. Issue #14: the default maps are the shipped ones; a sample
+that is not shipped shows each map's t-SNE progress, then both maps. Screenshots: test-artifacts/maps_*.png,
+explore_links_*.png.
 """
 from __future__ import annotations
 
@@ -25,6 +27,10 @@ return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
 """
 
 
+READ_TITLES = """return Array.from(document.querySelectorAll('.js-plotly-plot'))
+    .map(gd => [gd._fullLayout.title.text.replace(/<[^>]*>/g, '')]);"""
+
+
 def _open_maps(driver, url: str) -> list[dict]:
     driver.get(url)
     wait(driver, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) == 2, timeout=600,
@@ -32,6 +38,14 @@ def _open_maps(driver, url: str) -> list[dict]:
     idle(driver, timeout=600)
     time.sleep(1.5)
     return driver.execute_script(READ_MAPS)
+
+
+def _set_sample_size(driver, size: int) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    field = driver.find_element("css selector", '[class*="st-key-map_sample"] input')
+    field.send_keys(Keys.CONTROL, "a")
+    field.send_keys(str(size), Keys.ENTER)
 
 
 def _main_text(driver) -> str:
@@ -99,3 +113,33 @@ def test_the_links_column_drops_common_words_and_is_ordered_by_similarity(server
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", heading)
     time.sleep(0.5)
     shot(browser, "explore_links_marie_curie.png")
+
+
+def test_the_default_maps_are_shipped_and_a_sample_not_shipped_shows_progress_then_both_maps(server, browser):
+    _open_maps(browser, f"{server}/maps?seed=Ada+Lovelace")
+    shot(browser, "maps_shipped_default.png")
+    text = _main_text(browser)
+    assert text.count("t-SNE of 2,000 articles: shipped with AspectNav, checksum verified") == 2, text
+    titles = [title for plot in browser.execute_script(READ_TITLES) for title in plot]
+    assert titles == ["generic · openTSNE, shipped", "country (aspect) · openTSNE, shipped"], titles
+
+    _set_sample_size(browser, 1500)  # no map of 1,500 articles is shipped: both are computed, side by side
+    bars = '[data-testid="stProgress"]'
+    wait(browser, lambda d: len(d.find_elements("css selector", bars)) == 2, timeout=300,
+         message="a t-SNE progress bar per map")
+    wait(browser, lambda d: any(p.text.strip().endswith("%") and not p.text.strip().endswith(" 0%")
+                                for p in d.find_elements("css selector", bars)), timeout=300,
+         message="the bars move")
+    progress = [p.text for p in browser.find_elements("css selector", bars)]
+    shot(browser, "maps_progress.png")
+    assert any("generic" in p for p in progress) and any("country" in p for p in progress), progress
+    assert all("t-SNE map of 1,500 articles in" in p for p in progress), progress
+
+    wait(browser, lambda d: _main_text(d).count("projected just now, cached for next time") == 2, timeout=600,
+         message="both maps computed")
+    idle(browser, timeout=600)
+    time.sleep(1.5)
+    assert not browser.find_elements("css selector", bars) and len(browser.execute_script(READ_MAPS)) == 2
+    shot(browser, "maps_computed.png")
+    titles = [title for plot in browser.execute_script(READ_TITLES) for title in plot]
+    assert titles == ["generic · openTSNE, just computed", "country (aspect) · openTSNE, just computed"], titles

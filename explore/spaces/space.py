@@ -10,7 +10,7 @@ import numpy as np
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE, article_text
-from explore.spaces.vector_index import EF_SEARCH, EXACT_ABOVE, VectorIndex, exact_query
+from explore.spaces.vector_index import EXACT_ABOVE, SearchPlan, VectorIndex, exact_query
 
 SPACE_KINDS = ("generic", "aspect", "union", "intersection")
 
@@ -47,21 +47,24 @@ class Space:
             embeddings = encoder.encode([article_text(a) for a in corpus], progress=progress)
         return self._set_state(
             embeddings=embeddings, corpus_name=corpus.name, corpus_hash=corpus.content_hash,
-            encoder_fingerprint=encoder.fingerprint, precision=_precision_name(encoder),
+            encoder_fingerprint=encoder.fingerprint, **_compute_of(encoder),
             created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             encode_seconds=round(time.perf_counter() - start, 2), text_recipe=TEXT_RECIPE,
         )
 
     def _set_state(self, embeddings: np.ndarray, corpus_name: str, corpus_hash: str, encoder_fingerprint: str,
-                   precision: str, created: str, encode_seconds: float, text_recipe: str) -> "Space":
+                   precision: str, created: str, encode_seconds: float, text_recipe: str,
+                   backend: str = "torch") -> "Space":
         self.embeddings_ = np.ascontiguousarray(embeddings, dtype=np.float32)
         self.corpus_name_ = corpus_name
         self.corpus_hash_ = corpus_hash
         self.encoder_fingerprint_ = encoder_fingerprint
-        self.precision_ = precision
+        self.precision_ = precision  # what computed the vectors: fp32, bf16, fp16 or int8
+        self.backend_ = backend  # torch, openvino or onnx
         self.created_ = created
         self.encode_seconds_ = encode_seconds
         self.text_recipe_ = text_recipe
+        self.search_ = SearchPlan.for_rows(len(self.embeddings_))
         self._index = None
         return self
 
@@ -80,13 +83,16 @@ class Space:
 
     @property
     def index(self) -> VectorIndex:
-        """The hnswlib index: loaded from its cache when there is a valid one, else built (and cached)."""
+        """The hnswlib index (of the size's `search_` plan): loaded from its cache when there is a valid one,
+        else built (and cached). A space searched exactly never asks for it."""
         if self._index is None:
+            plan = self.search_
+            params = {"m": plan.m, "ef_construction": plan.ef_construction, "ef_search": plan.ef_search}
             index = None
             if self.index_path_ is not None:
-                index = VectorIndex.load(self.index_path_, self.dim, len(self))
+                index = VectorIndex.load(self.index_path_, self.dim, len(self), **params)
             if index is None:
-                index = VectorIndex().fit(self.embeddings_)
+                index = VectorIndex.planned(plan).fit(self.embeddings_)
                 if self.index_path_ is not None:
                     try:
                         index.save(self.index_path_)
@@ -97,16 +103,17 @@ class Space:
 
     def nearest(self, vector: np.ndarray, k: int, ef: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Rows and cosine scores of the k rows nearest `vector`, best first."""
-        if k > EXACT_ABOVE or k > len(self) // 2:
+        if self.search_.exact or k > EXACT_ABOVE or k > len(self) // 2:
             return exact_query(self.embeddings_, vector, k)
-        return self.index.query(vector, k, ef=max(ef or EF_SEARCH, k))
+        return self.index.query(vector, k, ef=max(ef or self.search_.ef_search, k))
 
     def similarities(self, vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Exact cosine of `vector` with the given rows."""
         return self.embeddings_[rows] @ np.asarray(vector, dtype=np.float32)
 
 
-def _precision_name(encoder) -> str:
-    base = getattr(encoder, "base", encoder)
-    dtype = base.__dict__.get("autocast_dtype")  # only known once the model ran
-    return {None: "fp32", "torch.bfloat16": "bf16", "torch.float16": "fp16"}.get(dtype and str(dtype), str(dtype))
+def _compute_of(encoder) -> dict:
+    """The backend and precision that computed the encoder's last encode (a head that only projected
+    stored base vectors: the torch fp32 default, as before backends were recorded)."""
+    backend, precision = getattr(encoder, "last_run", None) or ("torch", "fp32")
+    return {"backend": backend, "precision": precision}

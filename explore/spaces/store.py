@@ -73,9 +73,11 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             "encoder_fingerprint": space.encoder_fingerprint_,
             **({"encoder_files": _file_digests(staging / ENCODER_DIR)} if encoder_dir is not None else {}),
             "precision": space.precision_,
+            "backend": getattr(space, "backend_", "torch"),
             "corpus": space.corpus_name_,
             "corpus_hash": space.corpus_hash_,
             "text_recipe": space.text_recipe_,
+            "search": space.search_.as_dict(),  # by size (vector_index.SearchPlan); informs, the size decides
             "embeddings": {
                 "file": EMBEDDINGS_FILE if with_embeddings else None,
                 "sha256": digest,
@@ -165,6 +167,7 @@ def load_space(directory: Path, corpus: Corpus, check_encoder: bool = True) -> S
     return space._set_state(
         embeddings=embeddings, corpus_name=manifest.get("corpus", corpus.name), corpus_hash=manifest["corpus_hash"],
         encoder_fingerprint=manifest["encoder_fingerprint"], precision=manifest.get("precision", "fp32"),
+        backend=manifest.get("backend", "torch"),  # manifests from before backends were recorded: torch
         created=manifest.get("created", ""), encode_seconds=manifest.get("encode_seconds", 0.0),
         text_recipe=manifest["text_recipe"],
     )

@@ -1,18 +1,22 @@
-"""An hnswlib cosine index over a space's embeddings, cached on disk by the embeddings' hash.
+"""How a space is searched: exact numpy top-k for a corpus below `EXACT_BELOW` rows, an hnswlib cosine
+graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`). An index is cached on
+disk by the embeddings' hash.
 
-Parameters (measured on the 10k vital corpus, 384-d; see benchmarks/neighbours_bench.py):
-M=16 links per node and ef_construction=100 give recall@10 = 0.999 against exact search with
-ef_search=64 (ef_construction=200 gives 0.998 and takes 1.8x longer to build: 1.28 s vs 0.71 s for
-10k x 384 on 2 cores, which every space pays once on a fresh machine). At 10k rows exact numpy
-search costs ~8 ms a query against ~0.2 ms; the index is what lets the same code serve corpora
-10-100x larger. Asking for more results than ef, or a large share of the
-corpus, falls back to exact search (hnswlib cannot return more than it visits).
+Why exact first: at 50,000 x 384 an exact top-k costs ~3 ms on 2 cores, a seed change asks at most ~8 of
+them, and there is nothing to build or hold (an index of a 10k space costs ~0.8 s to build and ~16 MB of
+memory, six spaces of them took 5 s of a fresh start). Above it the index wins and the numbers grow with
+size: hnswlib's ALGO_PARAMS (M, ef_construction, ef) trade build time and memory for recall, and a graph
+built with ef_construction=100 stops at recall@10 0.98 at 1M whatever ef is asked at query time. The
+schedule below was measured on 384-d clustered vectors (benchmarks/scale.py, RESULTS.md): recall@10 is at
+least 0.99 at 100k and at 1M. Asking for more results than ef, or a large share of the corpus, falls back
+to exact search (hnswlib cannot return more than it visits).
 """
 from __future__ import annotations
 
 import hashlib
 import logging
 import threading
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
@@ -21,20 +25,53 @@ from explore.atomic_files import file_written_atomically
 
 log = logging.getLogger(__name__)
 
-HNSW_M = 16
-EF_CONSTRUCTION = 100
-EF_SEARCH = 64
+EXACT_BELOW = 50_000  # rows; below it exact search is a few ms a query and nothing to build
 EXACT_ABOVE = 256  # k beyond this (or beyond half the corpus) uses exact search
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """Exact search, or an hnswlib graph with these parameters (recorded in the space manifest)."""
+
+    method: str = "exact"  # "exact" | "hnsw"
+    m: int = 16
+    ef_construction: int = 100
+    ef_search: int = 64
+
+    @classmethod
+    def for_rows(cls, rows: int) -> "SearchPlan":
+        """The plan for a space of `rows` vectors: the one place the size schedule lives."""
+        if rows < EXACT_BELOW:
+            return cls("exact")
+        if rows < 300_000:
+            return cls("hnsw", m=16, ef_construction=200, ef_search=64)
+        return cls("hnsw", m=32, ef_construction=200, ef_search=128)
+
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+    def as_dict(self) -> dict:
+        return {"method": "exact"} if self.exact else asdict(self)
+
+    @property
+    def file_tag(self) -> str:
+        """Part of a cached index's file name: an index built with other parameters is never reused."""
+        return f"M{self.m}-efc{self.ef_construction}"
 
 
 class VectorIndex:
     """Build (or load) once, then `query`. Scores are cosine similarities (vectors are normalised)."""
 
-    def __init__(self, m: int = HNSW_M, ef_construction: int = EF_CONSTRUCTION, ef_search: int = EF_SEARCH):
+    def __init__(self, m: int = 16, ef_construction: int = 100, ef_search: int = 64):
         self.m = m
         self.ef_construction = ef_construction
         self.ef_search = ef_search
         self._lock = threading.Lock()
+
+    @classmethod
+    def planned(cls, plan: SearchPlan) -> "VectorIndex":
+        return cls(m=plan.m, ef_construction=plan.ef_construction, ef_search=plan.ef_search)
 
     def fit(self, embeddings: np.ndarray) -> "VectorIndex":
         import hnswlib

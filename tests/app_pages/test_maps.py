@@ -64,3 +64,45 @@ def test_a_corpus_without_spaces_names_the_command(app, monkeypatch):
     engine_opener(monkeypatch, no_engine)
     at = app("app_pages/maps.py", seed="Person 7")
     assert "no space" in at.error[0].value
+
+
+def test_shipped_maps_are_drawn_as_they_are_and_said_to_be(app, monkeypatch, tmp_path):
+    """A verified shipped map of the page's sample is drawn without computing t-SNE; the caption says where
+    each map came from."""
+    import numpy as np
+
+    from explore import maps, shipped_maps
+    from explore.maps import DEFAULT_SAMPLE, ProjectionParams, projection_key, select_sample
+    from tests.app_pages.conftest import fixture_engine
+    from tests.fixture_corpora import fixture_corpus
+
+    engine = fixture_engine(fixture_corpus())
+    sample = select_sample(len(engine.corpus), DEFAULT_SAMPLE)
+    coords = np.random.default_rng(0).uniform(-40, 40, size=(len(sample.base), 2))
+    shipped_maps.write_shipped_maps(tmp_path / "fixture", "fixture", sample, 0, ProjectionParams(),
+                                    {"country": (projection_key(engine.spaces["country"]), coords, "openTSNE")})
+    monkeypatch.setattr(shipped_maps, "SHIPPED_MAPS_DIR", tmp_path)
+    computed = []
+    real_tsne = maps.tsne
+    monkeypatch.setattr(maps, "tsne", lambda vectors, *args, **kwargs: computed.append(len(vectors)) or
+                        real_tsne(vectors, *args, **kwargs))
+    at = app("app_pages/maps.py", seed="Person 7")
+    captions = [c.value for c in at.caption]
+    assert any(c.endswith("articles: projected just now, cached for next time.") for c in captions)  # generic
+    assert any(c.endswith("articles: shipped with AspectNav, checksum verified.") for c in captions)  # country
+    assert computed == [len(sample.base)]  # generic only
+    right = charts(at)[1]
+    xs = np.sort(np.concatenate([_numbers(trace["x"]) for trace in right["data"]
+                                 if trace["name"] not in ("★ seed", "◇ neighbours", "clicked")]))
+    assert np.allclose(xs, np.sort(coords[:, 0]), atol=0.05)  # the shipped coordinates, as float16 keeps them
+
+
+def _numbers(values):
+    """A plotly array from the chart's JSON: a list, or a typed array ({"dtype", "bdata"} in base64)."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(values, dict):
+        return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).astype(float)
+    return np.asarray(values, dtype=float)

@@ -82,3 +82,58 @@ def test_a_label_keeps_its_colour_rank_across_samples_and_seeds():
 def test_top_overlap_is_the_jaccard_of_two_neighbour_lists():
     assert top_overlap(["a", "b", "c"], ["b", "c", "d"]) == 0.5
     assert top_overlap(["a"], ["a"]) == 1.0 and top_overlap(["a"], ["b"]) == 0.0 and top_overlap([], []) == 1.0
+
+
+def test_tsne_reports_progress_up_to_done_and_uses_the_exact_neighbours_of_small_samples():
+    from explore.maps import exact_cosine_neighbours, tsne
+
+    vectors = np.random.default_rng(2).normal(size=(120, 6)).astype(np.float32)
+    reports = []
+    coords, method = tsne(vectors, ProjectionParams(perplexity=10, n_iter=40, early_iter=20), n_jobs=1,
+                          progress=lambda fraction, stage: reports.append((fraction, stage)))
+    assert coords.shape == (120, 2) and np.isfinite(coords).all() and method == "openTSNE"
+    fractions = [f for f, _ in reports]
+    assert fractions == sorted(fractions) and reports[0] == (0.0, "finding neighbours") and reports[-1] == (1.0, "done")
+    assert {"early exaggeration", "refining"} <= {stage for _, stage in reports}
+    neighbours, distances = exact_cosine_neighbours(vectors, 5)
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    brute = np.argsort(-(unit @ unit.T - 2 * np.eye(120)), axis=1)[:, :5]
+    assert np.array_equal(neighbours, brute) and np.all(np.diff(distances, axis=1) >= 0)
+
+
+def test_usable_cores_follow_the_process_affinity_without_a_cap(monkeypatch):
+    from explore import maps
+
+    monkeypatch.setattr(maps.os, "sched_getaffinity", lambda pid: set(range(16)), raising=False)
+    assert maps.usable_cores() == 16
+
+
+def test_missing_maps_are_computed_side_by_side_with_progress_in_the_calling_thread(isolated_home, monkeypatch):
+    import threading
+
+    from explore import maps
+    from explore.maps import project_samples
+
+    threads, jobs, waits = set(), [], []
+    both_running = threading.Barrier(2, timeout=10)  # each map waits for the other: they must run at once
+
+    def slow_tsne(vectors, params, n_jobs=None, progress=None):
+        threads.add(threading.current_thread().name)
+        jobs.append(n_jobs)
+        progress(0.5, "refining")
+        both_running.wait()
+        return np.asarray(vectors[:, :2], dtype=np.float32), "stub"
+
+    monkeypatch.setattr(maps, "tsne", slow_tsne)
+    monkeypatch.setattr(maps, "usable_cores", lambda: 16)
+    vectors = np.random.default_rng(3).normal(size=(30, 4)).astype(np.float32)
+    sample = select_sample(30, 30)
+    spaces = [("a", vectors), ("b", vectors * 2), ("a", vectors)]  # the same space twice is computed once
+    found = project_samples(spaces, sample, on_wait=lambda state: waits.append((threading.current_thread(), state)),
+                            poll_s=0.01)
+    assert [f.source for f in found] == ["computed"] * 3 and np.array_equal(found[0].coords, found[2].coords)
+    assert len(threads) == 2 and threading.current_thread().name not in threads and jobs == [8, 8]
+    assert waits and all(thread is threading.current_thread() for thread, _ in waits)
+    assert set(waits[-1][1]) == {0, 1}
+    again = project_samples(spaces, sample, on_wait=lambda state: pytest.fail("nothing to wait for"))
+    assert [f.source for f in again] == ["cache"] * 3

@@ -55,18 +55,14 @@ def test_bad_input_is_a_one_line_error(stored_tiny, capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("dtype, shown", [(None, "fp32"), ("bfloat16", "bf16")])
-def test_spaces_list_and_build(stored_tiny, minilm, monkeypatch, capsys, dtype, shown):
-    """The build line names the precision the encoder used. The automatic choice depends on the host
-    (native CPU bf16, GPU), so the test pins it; that choice is tested with a patched capability in
-    tests/explore/encoders/test_encoder.py."""
-    import torch
-
+@pytest.mark.parametrize("precision", ["fp32", "bf16"])
+def test_spaces_list_and_build(stored_tiny, capsys, precision):
+    """The build line names the backend and precision that computed the vectors. The automatic choice depends
+    on the host (native CPU bf16, GPU), so the test asks for one; auto is tested in tests/explore/encoders/."""
     assert main(["spaces", "list", "--corpus", "tiny"]) == 0
     assert "home: generic, encoder minilm, 12x384, current" in capsys.readouterr().out
-    monkeypatch.setitem(minilm.__dict__, "autocast_dtype", dtype and getattr(torch, dtype))
-    assert main(["spaces", "build", "--corpus", "tiny", "--force"]) == 0
-    assert f"generic: generic, encoder minilm ({shown}), 12 x 384" in capsys.readouterr().out
+    assert main(["spaces", "build", "--corpus", "tiny", "--force", "--backend", "torch", "--precision", precision]) == 0
+    assert f"generic: generic, encoder minilm (torch {precision}), 12 x 384" in capsys.readouterr().out
 
 
 @pytest.mark.slow
@@ -99,3 +95,23 @@ def test_a_blend_can_weigh_the_seeds_links(stored_tiny, capsys):
     assert main(["neighbours", "Marie Curie", "--corpus", "tiny", "--kind", "blend:links:0.3,generic:0.7", "-k", "2"]) == 0
     out = capsys.readouterr().out
     assert "blend:links:0.3,generic:0.7" in out and "Pierre Curie" in out and "Radium" in out
+
+
+def test_links_of_a_freshly_imported_corpus_encode_nothing(monkeypatch, capsys):
+    """Links need no embeddings: asking for them must not start encoding a generic space (minutes on a big corpus)."""
+    from explore.encoders.encoder import TransformerEncoder
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("encoded a space to answer --kind links")
+
+    monkeypatch.setattr(TransformerEncoder, "encode", refuse)
+    store_corpus(aspect_corpus())
+    assert main(["neighbours", "Marie Curie", "--corpus", "tiny", "--kind", "links"]) == 0
+    out = capsys.readouterr().out
+    assert "Pierre Curie" in out and "in the source's order" in out
+    assert not (spaces_for(aspect_corpus(), progress=False).home / "generic").exists()
+
+
+def test_links_are_ranked_by_a_generic_space_once_it_is_built(stored_tiny, capsys):
+    assert main(["neighbours", "Marie Curie", "--corpus", "tiny", "--kind", "links"]) == 0
+    assert "ordered by similarity to the seed" in capsys.readouterr().out

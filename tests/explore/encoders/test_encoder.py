@@ -72,3 +72,85 @@ def test_unknown_precision_is_refused(minilm):
 
     with pytest.raises(AspectNavError, match="precision"):
         TransformerEncoder(minilm.spec, minilm.model_dir, precision="int3")
+
+
+class _FixedRunner:
+    """Stand-in runner: row i of `vectors` for text str(i), unnormalised."""
+    backend, precision = "torch", "fp32"
+
+    def __init__(self, vectors):
+        self.vectors, self.calls = vectors, []
+
+    def __call__(self, texts):
+        import torch
+
+        self.calls.append(len(texts))
+        return torch.from_numpy(self.vectors[[int(t) for t in texts]] * 3.0)
+
+
+def test_batches_go_longest_first_and_rows_come_back_in_input_order_normalised(capsys):
+    from explore.encoders.encoder import encode_in_batches
+
+    vectors = np.random.default_rng(0).normal(size=(12, 4)).astype(np.float32)
+    texts = [str(i) for i in range(12)]
+    runner = _FixedRunner(vectors)
+    out = encode_in_batches(runner, texts, batch_size=5, progress=False)
+    np.testing.assert_allclose(out, vectors / np.linalg.norm(vectors, axis=1, keepdims=True), atol=1e-6)
+    assert runner.calls == [5, 5, 2] and capsys.readouterr().err == ""
+
+
+def test_a_long_encode_shows_texts_per_second(monkeypatch, capsys):
+    from explore.encoders import encoder
+
+    monkeypatch.setattr(encoder, "PROGRESS_AFTER_S", 0)  # "long" from the first text on
+    vectors = np.eye(6, dtype=np.float32)
+    encoder.encode_in_batches(_FixedRunner(vectors), [str(i) for i in range(6)], batch_size=2, label="encoding")
+    err = capsys.readouterr().err
+    assert "encoding" in err and "6/6" in err and "text/s" in err
+
+
+def test_a_deadline_stops_the_encode():
+    from explore.encoders.encoder import encode_in_batches
+
+    assert encode_in_batches(_FixedRunner(np.eye(4, dtype=np.float32)), list("0123"), 1, progress=False,
+                             deadline=0.0) is None
+
+
+@pytest.mark.slow
+def test_auto_runs_small_encodes_on_torch_without_measuring(minilm, isolated_home):
+    from explore.encoders.encoder import TransformerEncoder
+
+    auto = TransformerEncoder(minilm.spec, minilm.model_dir, precision="auto", backend="auto")
+    auto.__dict__["model"] = minilm.model
+    auto.encode(TEXTS, progress=False)
+    assert auto.last_run[0] == "torch" and auto.choice_ is None
+    assert not (isolated_home / "encoders").exists()  # no export, no calibration for a query-sized encode
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend,precision", [("openvino", "fp32"), ("openvino", "auto"), ("onnx", "fp32")])
+def test_exported_backends_match_torch_fp32_and_export_into_the_data_home(minilm, isolated_home, backend, precision):
+    from explore.encoders.backend import EncoderBackend
+    from explore.encoders.encoder import TransformerEncoder
+
+    for module in EncoderBackend(backend).modules:
+        pytest.importorskip(module)
+    fp32 = TransformerEncoder(minilm.spec, minilm.model_dir, precision="fp32", backend="torch")
+    other = TransformerEncoder(minilm.spec, minilm.model_dir, precision=precision, backend=backend)
+    fp32.__dict__["model"] = other.__dict__["model"] = minilm.model
+    cosines = (other.encode(TEXTS, progress=False) * fp32.encode(TEXTS, progress=False)).sum(axis=1)
+    assert cosines.min() >= (0.99999 if other.last_run[1] == "fp32" else 0.999), cosines
+    assert other.last_run[0] == backend and other.last_run[1] in ("fp32", "bf16", "fp16")
+    assert list((isolated_home / "encoders" / minilm.fingerprint).glob(f"{backend}/model.*"))
+
+
+@pytest.mark.slow
+def test_int8_prints_its_neighbour_overlap_with_fp32(minilm, capsys):
+    from explore.encoders.encoder import TransformerEncoder
+
+    pytest.importorskip("onnxruntime")
+    int8 = TransformerEncoder(minilm.spec, minilm.model_dir, precision="int8", backend="onnx")
+    int8.__dict__["model"] = minilm.model
+    int8.encode(TEXTS * 3, progress=True)
+    assert int8.last_run == ("onnx", "int8")
+    assert "onnx int8" in capsys.readouterr().err and "nn@10 overlap" in int8.choice_.summary()

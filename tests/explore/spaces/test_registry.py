@@ -19,6 +19,12 @@ def registry(tmp_path, minilm):
 
 
 @pytest.fixture
+def indexed(monkeypatch):
+    """Search the fixture's tiny spaces through an hnswlib index, as a corpus above EXACT_BELOW would be."""
+    monkeypatch.setattr("explore.spaces.vector_index.EXACT_BELOW", 0)
+
+
+@pytest.fixture
 def count_encodes(monkeypatch):
     calls = []
     original = TransformerEncoder.encode
@@ -35,7 +41,7 @@ def _again(registry):
     return SpaceRegistry(registry.corpus, home=registry.home, shipped=registry.shipped, progress=False)
 
 
-def test_default_space_is_built_once_then_loaded_from_the_cache(registry, count_encodes):
+def test_default_space_is_built_once_then_loaded_from_the_cache(registry, count_encodes, indexed):
     assert registry.names() == ["generic"]
     first = registry.open("generic")
     assert count_encodes == [12] and (registry.home / "generic" / MANIFEST_FILE).exists()
@@ -68,7 +74,7 @@ def test_corrupt_space_is_rebuilt_never_a_crash(registry, count_encodes, caplog)
     assert count_encodes == [12, 12]
 
 
-def test_damaged_index_cache_is_rebuilt(registry):
+def test_damaged_index_cache_is_rebuilt(registry, indexed):
     space = registry.open("generic")
     space.nearest(space.embeddings_[0], 3)
     space.index_path_.write_bytes(b"garbage")
@@ -114,12 +120,29 @@ def test_head_space_projects_the_generic_vectors_without_encoding(registry, coun
     np.testing.assert_allclose(derived.embeddings_, space.embeddings_, atol=2e-3)  # fp16 generic in between
 
 
+def test_a_space_below_the_exact_threshold_builds_no_index_and_records_its_search(registry):
+    space = registry.open("generic")
+    assert space.search_.exact and space._index is None
+    rows, scores = space.nearest(space.embeddings_[3], 2)
+    assert rows[0] == 3 and scores[0] == pytest.approx(1.0, abs=1e-5)
+    assert space._index is None and not (registry.home / ".indexes").exists()
+    manifest = json.loads((registry.home / "generic" / MANIFEST_FILE).read_text())
+    assert manifest["search"] == {"method": "exact"}
+
+
+def test_an_indexed_space_records_the_graph_parameters_it_was_built_with(registry, indexed):
+    space = registry.open("generic")
+    manifest = json.loads((registry.home / "generic" / MANIFEST_FILE).read_text())
+    assert manifest["search"] == {"method": "hnsw", "m": 16, "ef_construction": 200, "ef_search": 64}
+    assert space.index_path_.exists() and space.index_path_.name.endswith("-M16-efc200.hnsw")
+
+
 def test_unknown_space_lists_the_existing_ones(registry):
     with pytest.raises(UnknownSpaceError, match="no space 'country'.*Spaces: generic"):
         registry.open("country")
 
 
-def test_rebuilding_drops_the_old_index_but_not_other_spaces(registry):
+def test_rebuilding_drops_the_old_index_but_not_other_spaces(registry, indexed):
     first = registry.open("generic")
     neighbour_file = first.index_path_.with_name(first.index_path_.name.replace("generic-", "generic-mpnet-"))
     neighbour_file.write_bytes(b"another space's index")

@@ -1,0 +1,122 @@
+"""Encode throughput per backend and precision against plain `SentenceTransformer.encode` fp32, with
+quality beside speed: each row's min cosine and nn@10 overlap against that fp32 peer's vectors.
+
+Equal work: the same vital texts, the same batch size, the same threads, interleaved slice by slice
+(see `_interleaved`: the machine is shared). One row per backend and precision installed, and one for
+`auto`: what the product picks for an encode of 1,000+ texts (the same runner as its own row).
+Run alone: python -m benchmarks encode --out /tmp/encode.json
+"""
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+
+from benchmarks.common import Row
+
+GROUP = "encode"
+BATCH_SIZE = 32
+
+
+def _texts(n: int) -> list[str]:
+    from explore.corpus import open_corpus
+    from explore.spaces import article_text
+
+    corpus = open_corpus("vital")
+    rows = np.random.default_rng(0).choice(len(corpus), n, replace=False)
+    return [article_text(corpus.articles[i]) for i in rows]
+
+
+def _native_bf16() -> str:
+    """Both views, so a row can never again claim what the CPU lacks: torch's check and the CPU's flags."""
+    from explore.encoders.encoder import cpu_supports_bf16
+
+    try:
+        flags = next((line for line in open("/proc/cpuinfo") if line.startswith("flags")), "")
+    except OSError:
+        flags = ""
+    has_flag = any(flag in flags.split() for flag in ("avx512_bf16", "amx_bf16"))
+    return f"native bf16 on this CPU: {cpu_supports_bf16()} (avx512_bf16/amx_bf16 in cpu flags: {has_flag})"
+
+
+def variants(encoder) -> list[tuple[str, object]]:
+    """(label, runner) for every backend and precision installed, then auto's pick for a large encode."""
+    from explore.encoders import Precision
+    from explore.encoders.backend_choice import candidates
+
+    out = []
+    for backend, precision in candidates(Precision.AUTO) + candidates(Precision.INT8):
+        runner = encoder.runner(backend, precision)
+        out.append((f"{backend} {precision}" + (f" (= {runner.precision})" if precision is Precision.AUTO else ""),
+                    runner))
+    return out
+
+
+def run(quick: bool = False) -> list[Row]:
+    from sentence_transformers import SentenceTransformer
+
+    from explore.encoders import Precision, load_encoder
+    from explore.encoders.agreement import min_cosine, neighbour_overlap
+    from explore.encoders.backend_choice import choose_backend
+    from explore.encoders.encoder import encode_in_batches
+
+    n, rounds = (16, 1) if quick else (300, 3)
+    texts = _texts(n)
+    ours = load_encoder("minilm", precision="auto", backend="auto")
+    peer = SentenceTransformer(str(ours.model_dir), device="cpu")  # its own plain fp32 model, always
+    runs = dict(variants(ours))
+    choice = choose_backend(ours, texts, Precision.AUTO, BATCH_SIZE, announce=False)
+    auto_label = next(label for label, runner in runs.items()
+                      if (str(runner.backend), label.split()[1]) == (choice.backend, choice.precision))
+
+    def plain(part):
+        return peer.encode(part, batch_size=BATCH_SIZE, normalize_embeddings=True, show_progress_bar=False)
+
+    encoders = {"peer": plain, **{label: (lambda part, r=runner: encode_in_batches(r, part, BATCH_SIZE, progress=False))
+                                  for label, runner in runs.items()}}
+    for encode in encoders.values():  # warm-up: first calls compile kernels (OpenVINO) and allocate
+        encode(texts[:2])
+    seconds, cpu_seconds, outputs = _interleaved(encoders, texts, rounds)
+    reference = outputs["peer"]
+    bf16 = _native_bf16()
+    rows = []
+    for label, runner in runs.items():
+        cosine, overlap = min_cosine(outputs[label], reference), neighbour_overlap(outputs[label], reference, 10)
+        for name in [label] + (["auto"] if label == auto_label else []):
+            rows.append(Row(
+                GROUP, f"encode {n} vital texts, {name if name != 'auto' else f'auto (= {runner})'}, texts/s",
+                n / seconds[label], n / seconds["peer"], "texts/s", "SentenceTransformer.encode fp32",
+                lower_is_better=False,
+                spread=f"CPU-time ratio peer/ours {cpu_seconds['peer'] / cpu_seconds[label]:.2f}",
+                notes=f"computes in {runner.precision}; vs fp32 over the {n} texts: min cosine {cosine:.6f}, "
+                      f"nn@10 overlap {overlap:.3f}; {bf16}; batch {BATCH_SIZE}, {os.cpu_count()} cores, "
+                      f"{rounds} interleaved rounds"
+                      + ("; what auto picks for encodes of 1,000+ texts (smaller ones run torch)"
+                         if name == "auto" else ""),
+                extra={"min_cosine": cosine, "nn10_overlap": overlap, "precision": runner.precision,
+                       "backend": str(runner.backend)}))
+    return rows
+
+
+def _interleaved(encoders: dict, texts: list[str], rounds: int, slice_size: int = 2 * BATCH_SIZE):
+    """Seconds per encoder (sum over slices of the best round), CPU seconds likewise, and each one's vectors.
+
+    The texts go in slices of two batches; each slice is encoded by every encoder back to back, the order
+    rotating, so each comparison is seconds apart: a shared machine's bursts of load hit all alike."""
+    names = list(encoders)
+    slices = [texts[i:i + slice_size] for i in range(0, len(texts), slice_size)]
+    best = {name: [float("inf")] * len(slices) for name in names}
+    best_cpu = {name: [float("inf")] * len(slices) for name in names}
+    parts = {name: [None] * len(slices) for name in names}
+    for round_ in range(rounds):
+        for index, part in enumerate(slices):
+            shift = (round_ + index) % len(names)
+            for name in names[shift:] + names[:shift]:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                parts[name][index] = np.asarray(encoders[name](part), dtype=np.float32)
+                best[name][index] = min(best[name][index], time.perf_counter() - start)
+                best_cpu[name][index] = min(best_cpu[name][index], time.process_time() - start_cpu)
+    return ({name: sum(values) for name, values in best.items()},
+            {name: sum(values) for name, values in best_cpu.items()},
+            {name: np.concatenate(values) for name, values in parts.items()})

@@ -1,0 +1,63 @@
+"""Regenerate the shipped maps (assets/maps/vital/): the t-SNE map of the Maps page's default sample (2,000
+articles, random state 0) under the default parameters, for every shipped space of the vital corpus, with a
+manifest that lets the app verify them (explore/shipped_maps.py). Run after scripts/build_vital_spaces.sh:
+
+    python scripts/build_vital_maps.py [--check]
+
+Deterministic: one thread per map and a fixed random state give the same bytes on the same machine and
+library versions; --check recomputes and exits 1 when a shipped file differs from what it would write.
+About 3 s a space on two cores.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from explore.corpus import open_corpus  # noqa: E402
+from explore.maps import DEFAULT_SAMPLE, ProjectionParams, projection_key, select_sample, tsne  # noqa: E402
+from explore.shipped_maps import SHIPPED_MAPS_DIR, write_shipped_maps  # noqa: E402
+from explore.spaces import spaces_for  # noqa: E402
+from explore.spaces.registry import SHIPPED_SPACES_DIR  # noqa: E402
+from explore.spaces.store import MANIFEST_FILE  # noqa: E402
+
+CORPUS = "vital"
+RANDOM_STATE = 0  # the Maps page's sample (app_views.columns.map_plan → select_sample's default)
+
+
+def build(directory: Path) -> Path:
+    corpus = open_corpus(CORPUS)
+    registry = spaces_for(corpus, progress=False)
+    names = sorted(p.parent.name for p in (SHIPPED_SPACES_DIR / CORPUS).glob(f"*/{MANIFEST_FILE}"))
+    sample = select_sample(len(corpus), DEFAULT_SAMPLE, random_state=RANDOM_STATE)
+    params = ProjectionParams()
+    maps = {}
+    for name in names:
+        space = registry.open(name)
+        coords, method = tsne(space.embeddings_[sample.base], params, n_jobs=1)  # one thread: the same sums each run
+        maps[name] = (projection_key(space), coords, method)
+        print(f"{name}: {projection_key(space)} ({method})", file=sys.stderr)
+    return write_shipped_maps(directory, CORPUS, sample, RANDOM_STATE, params, maps)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true", help="recompute and compare with the shipped files")
+    args = parser.parse_args()
+    shipped = SHIPPED_MAPS_DIR / CORPUS
+    if not args.check:
+        print(build(shipped))
+        return 0
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = build(Path(scratch))
+        differing = [p.name for p in fresh.parent.iterdir()
+                     if not (shipped / p.name).is_file() or (shipped / p.name).read_bytes() != p.read_bytes()]
+    print("identical" if not differing else f"differ: {', '.join(sorted(differing))}")
+    return 1 if differing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

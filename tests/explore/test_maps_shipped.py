@@ -1,0 +1,123 @@
+"""Issue #14: shipped maps are used only when space, sample, parameters and checksum all match; a damaged
+or edited one is logged and the map computed instead; the shipped files agree with the shipped spaces."""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import asdict, replace
+
+import numpy as np
+import pytest
+
+from explore import maps, shipped_maps
+from explore.maps import DEFAULT_SAMPLE, ProjectionParams, projection, select_sample
+from explore.settings import ASSETS_DIR
+from explore.shipped_maps import MANIFEST_FILE, SHIPPED_MAPS_DIR, shipped_projection, write_shipped_maps
+
+PARAMS = ProjectionParams()
+KEY = "toy/generic/hash0/fp0"
+
+
+@pytest.fixture
+def shipped(tmp_path, monkeypatch):
+    """A shipped-maps root with one toy corpus's map of a 40-row sample; t-SNE counted and instant."""
+    vectors = np.random.default_rng(0).normal(size=(50, 4)).astype(np.float32)
+    sample = select_sample(50, 40)
+    coords = np.random.default_rng(1).uniform(-50, 50, size=(40, 2))
+    write_shipped_maps(tmp_path / "toy", "toy", sample, 0, PARAMS, {"generic": (KEY, coords, "openTSNE")})
+    monkeypatch.setattr(shipped_maps, "SHIPPED_MAPS_DIR", tmp_path)
+    calls = []
+
+    def counted(vectors, params, **_):
+        calls.append(len(vectors))
+        return np.asarray(vectors[:, :2], dtype=np.float32), "stub"
+
+    monkeypatch.setattr(maps, "tsne", counted)
+    return {"root": tmp_path / "toy", "vectors": vectors, "sample": sample, "coords": coords, "calls": calls}
+
+
+def test_a_matching_shipped_map_is_used_without_computing(shipped):
+    found = projection(KEY, shipped["vectors"], shipped["sample"], PARAMS)
+    assert found.source == "shipped" and found.method == "openTSNE" and shipped["calls"] == []
+    assert np.allclose(found.coords[:40], shipped["coords"], atol=0.05)  # float16: ±0.03 at 50
+
+
+@pytest.mark.parametrize("ask", [
+    {"key": "toy/generic/hash1/fp0"},  # another corpus content (or encoder): another space key
+    {"params": replace(PARAMS, n_iter=500)},
+    {"sample": select_sample(50, 40, random_state=1)},
+    {"sample": select_sample(50, 30)},
+], ids=["space", "params", "sample-seed", "sample-size"])
+def test_a_shipped_map_for_anything_else_is_not_used(shipped, caplog, ask):
+    with caplog.at_level(logging.WARNING):
+        found = projection(ask.get("key", KEY), shipped["vectors"], ask.get("sample", shipped["sample"]),
+                           ask.get("params", PARAMS))
+    assert found.source == "computed" and len(shipped["calls"]) == 1 and not caplog.records  # not a fault
+
+
+def _flip(path):
+    data = bytearray(path.read_bytes())
+    data[-5] ^= 0x01  # one bit of one coordinate
+    path.write_bytes(bytes(data))
+
+
+def _truncate(path):
+    path.write_bytes(path.read_bytes()[:100])
+
+
+def _edit_manifest(key, value):
+    def edit(root):
+        manifest = json.loads((root / MANIFEST_FILE).read_text())
+        manifest["maps"]["generic"][key] = value
+        (root / MANIFEST_FILE).write_text(json.dumps(manifest))
+    return edit
+
+
+FAULTS = {
+    "flipped-bit": lambda root: _flip(root / "generic.npy"),
+    "truncated": lambda root: _truncate(root / "generic.npy"),
+    "missing-file": lambda root: (root / "generic.npy").unlink(),
+    "manifest-sha256": _edit_manifest("sha256", "0" * 64),
+    "manifest-dtype": _edit_manifest("dtype", "float32"),
+    "manifest-garbage": lambda root: (root / MANIFEST_FILE).write_text("{not json"),
+    "manifest-format": lambda root: (root / MANIFEST_FILE).write_text(json.dumps({"format_version": 99})),
+}
+
+
+@pytest.mark.parametrize("fault", FAULTS, ids=list(FAULTS))
+def test_a_damaged_shipped_map_is_logged_and_the_map_computed_and_cached(shipped, caplog, fault):
+    FAULTS[fault](shipped["root"])
+    with caplog.at_level(logging.WARNING, logger="explore.shipped_maps"):
+        found = projection(KEY, shipped["vectors"], shipped["sample"], PARAMS)
+    assert found.source == "computed" and shipped["calls"] == [40] and found.coords.shape == (40, 2)
+    assert len(caplog.records) == 1 and "instead" in caplog.records[0].getMessage()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="explore.shipped_maps"):
+        again = projection(KEY, shipped["vectors"], shipped["sample"], PARAMS)
+    assert again.source == "cache" and shipped["calls"] == [40] and not caplog.records  # logged once, not per rerun
+
+
+def test_writing_is_deterministic(tmp_path):
+    sample = select_sample(50, 40)
+    coords = np.random.default_rng(1).normal(size=(40, 2))
+    for name in ("one", "two"):
+        write_shipped_maps(tmp_path / name, "toy", sample, 0, PARAMS, {"generic": (KEY, coords, "openTSNE")})
+    assert all((tmp_path / "one" / f).read_bytes() == (tmp_path / "two" / f).read_bytes()
+               for f in ("generic.npy", MANIFEST_FILE))
+    assert shipped_projection(KEY, sample, PARAMS, root=tmp_path) is not None
+
+
+def test_the_shipped_vital_maps_verify_and_match_the_shipped_spaces():
+    """Every shipped space of vital has a verified map of the page's default sample under today's defaults,
+    keyed by that space's corpus hash and encoder fingerprint: retraining a space without regenerating the
+    maps (scripts/build_vital_maps.py) fails here, not silently in the app."""
+    manifest = json.loads((SHIPPED_MAPS_DIR / "vital" / MANIFEST_FILE).read_text())
+    spaces = sorted(p.parent.name for p in (ASSETS_DIR / "spaces" / "vital").glob("*/manifest.json"))
+    assert sorted(manifest["maps"]) == spaces and manifest["params"] == asdict(PARAMS)
+    for name in spaces:
+        space = json.loads((ASSETS_DIR / "spaces" / "vital" / name / "manifest.json").read_text())
+        key = f"vital/{name}/{space['corpus_hash']}/{space['encoder_fingerprint']}"
+        assert manifest["maps"][name]["space_key"] == key
+        sample = select_sample(space["embeddings"]["shape"][0], DEFAULT_SAMPLE, random_state=0)
+        coords, method = shipped_projection(key, sample, PARAMS)
+        assert coords.shape == (DEFAULT_SAMPLE, 2) and method == "openTSNE" and np.ptp(coords, axis=0).min() > 10
