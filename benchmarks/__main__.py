@@ -43,7 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("names", nargs="+", help=f"'all', 'render' or some of: {', '.join(BENCHMARKS)}")
     parser.add_argument("--quick", action="store_true", help="small sizes, one run: keeps them working in CI")
-    parser.add_argument("--out", type=Path, default=None, help="JSON file (default benchmarks/results.json)")
+    parser.add_argument("--out", type=Path, default=None, help="JSON file (default: benchmarks/results.json for `all`, results-some.json for a few, "
+                             "results-quick.json with --quick)")
     args = parser.parse_args(argv)
     if args.names == ["render"]:
         return _render(args.out or HERE / "results.json")
@@ -71,11 +72,18 @@ def main(argv: list[str] | None = None) -> int:
     }
     rendered = table(rows)
     print(rendered)
-    out = args.out or HERE / ("results-quick.json" if args.quick else "results.json")
+    out = args.out or HERE / _default_out(args.quick, whole=args.names == ["all"])
     out.write_text(json.dumps(result, indent=2, default=str))
     if not args.quick and args.names == ["all"]:
         _write_results_md(result, rendered)
     return 0
+
+
+def _default_out(quick: bool, whole: bool) -> str:
+    """Only a full run replaces results.json: a run of a few benchmarks must not overwrite the reported table."""
+    if quick:
+        return "results-quick.json"
+    return "results.json" if whole else "results-some.json"
 
 
 def _render(results_file: Path) -> int:
