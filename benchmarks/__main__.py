@@ -43,12 +43,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks")
     parser.add_argument("names", nargs="+", help=f"'all', 'render' or some of: {', '.join(BENCHMARKS)}")
     parser.add_argument("--quick", action="store_true", help="small sizes, one run: keeps them working in CI")
-    parser.add_argument("--out", type=Path, default=None, help="JSON file (default: benchmarks/results.json for `all`, results-some.json for a few, "
+    parser.add_argument("--out", type=Path, default=None,
+                        help="JSON file (default: benchmarks/results.json for `all`, results-some.json for a few, "
                              "results-quick.json with --quick)")
     args = parser.parse_args(argv)
     if args.names == ["render"]:
         return _render(args.out or HERE / "results.json")
-    names = BENCHMARKS if args.names == ["all"] else args.names
+    whole = args.names == ["all"]
+    names = BENCHMARKS if whole else args.names
     unknown = sorted(set(names) - set(BENCHMARKS))
     if unknown:
         parser.error(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
@@ -72,9 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     rendered = table(rows)
     print(rendered)
-    out = args.out or HERE / _default_out(args.quick, whole=args.names == ["all"])
+    out = args.out or HERE / _default_out(args.quick, whole)
     out.write_text(json.dumps(result, indent=2, default=str))
-    if not args.quick and args.names == ["all"]:
+    if not args.quick and whole:
         _write_results_md(result, rendered)
     return 0
 
