@@ -9,7 +9,7 @@ import functools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 import numpy as np
 
@@ -19,6 +19,9 @@ from explore.links_column import SeedLinks, links_are_ranked, links_description,
 from explore.query import LINKS, SPACE_KINDS, Blend, Kind, Query
 from explore.ranking import LINKS_COMPONENT, ranked_rows
 from explore.spaces.space import Space
+
+if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
+    from explore.encoders.encoder import EncodeProgress
 
 TEXT_CACHE_SIZE = 64
 READING_ORDER = (Kind.LINKS, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION, Kind.SPACE, Kind.BLEND)
@@ -53,9 +56,10 @@ class Neighbourhood:
         self._links_of_id = functools.lru_cache(maxsize=TEXT_CACHE_SIZE)(self._served_links)
 
     @classmethod
-    def open(cls, corpus: Corpus, progress: bool = True, encode: bool = True) -> "Neighbourhood":
-        """Every space the corpus has, verified (stale or damaged ones are rebuilt). `encode=False` opens
-        only what needs no encoding (links alone need no space; built ones still rank them)."""
+    def open(cls, corpus: Corpus, progress: "bool | EncodeProgress" = True, encode: bool = True) -> "Neighbourhood":
+        """Every space the corpus has, verified (stale or damaged ones are rebuilt, `progress` showing the
+        encoding). `encode=False` opens only what needs no encoding (links alone need no space; built ones
+        still rank them)."""
         from explore.spaces.registry import spaces_for
 
         return cls(corpus, spaces_for(corpus, progress=progress).open_all(encode=encode))
@@ -192,6 +196,10 @@ class Neighbourhood:
         of_kind = [s for s in self.spaces.values() if s.kind == query.kind.value]
         if query.name is None:
             matches = [s.name for s in of_kind]
+            if len(matches) > 1 and query.kind.value in matches:
+                # the space named after its kind is the default (the shipped `union`): a space trained beside it
+                # must not break every request, study or evaluation that says plain `union`
+                matches = [query.kind.value]
         else:
             matches = [s.name for s in of_kind if s.name == query.name]
             if not matches and query.kind is Kind.ASPECT:  # aspect:<aspect name> when no space has that name

@@ -102,16 +102,28 @@ def test_bad_blends_name_the_bad_part(engine, query, error, message):
         engine.neighbours("Marie Curie", query)
 
 
+def _with_union_copies(engine, *names: str, drop_default: bool = False) -> Neighbourhood:
+    """The engine's spaces plus copies of its union space under other names (without `union` if asked)."""
+    corpus, union = engine.corpus, engine.spaces["union"]
+    spaces = {name: space for name, space in engine.spaces.items() if not (drop_default and name == "union")}
+    for name in names:
+        spaces[name] = Space(name, "union", "not-installed", ("occupation", "country"))
+        spaces[name]._set_state(union.embeddings_, corpus.name, corpus.content_hash, "x", "fp32", "", 0.0, "")
+    return Neighbourhood(corpus, spaces)
+
+
 def test_a_kind_that_matches_several_spaces_is_refused_with_the_choices(engine):
-    corpus = engine.corpus
-    spaces = dict(engine.spaces)
-    spaces["union-two"] = Space("union-two", "union", "not-installed", ("occupation", "country"))
-    spaces["union-two"]._set_state(engine.spaces["union"].embeddings_, corpus.name, corpus.content_hash, "x", "fp32",
-                                   "", 0.0, "")
-    two = Neighbourhood(corpus, spaces)
-    with pytest.raises(InvalidQueryError, match="'union' matches 2 spaces.*name one: union:union, union:union-two"):
+    two = _with_union_copies(engine, "union-two", "union-three", drop_default=True)
+    with pytest.raises(InvalidQueryError, match="'union' matches 2 spaces.*name one: union:union-two, union:union-three"):
         two.neighbours("Marie Curie", "union")
     assert ids(two.neighbours("Marie Curie", "union:union-two", 3)) == ids(engine.neighbours("Marie Curie", "union", 3))
+
+
+def test_a_bare_kind_keeps_naming_its_default_space_when_another_is_trained_beside_it(engine):
+    two = _with_union_copies(engine, "union-two")
+    two.spaces["union-two"].embeddings_ = two.spaces["union-two"].embeddings_[::-1].copy()  # ranks differently
+    assert ids(two.neighbours("Marie Curie", "union", 5)) == ids(engine.neighbours("Marie Curie", "union", 5))
+    assert ids(two.neighbours("Marie Curie", "union:union-two", 5)) != ids(engine.neighbours("Marie Curie", "union", 5))
     assert [str(q) for q in two.available_queries()][-2:] == ["union:union", "union:union-two"]
 
 
