@@ -41,6 +41,7 @@ import numpy as np
 from explore.atomic_files import file_written_atomically
 from explore.corpus.model import Corpus
 from explore.settings import data_home
+from explore.spaces.vector_index import exact_neighbours_among
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ def tsne(vectors: np.ndarray, params: ProjectionParams = ProjectionParams(), n_j
             embedding = TSNE(n_iter=params.n_iter, early_exaggeration_iter=params.early_iter,
                              negative_gradient_method=gradient, initialization="pca",
                              random_state=params.random_state, n_jobs=n_jobs, verbose=False,
-                             callbacks=_IterationsDone((params.early_iter, params.n_iter), every, report),
+                             callbacks=_IterationsDone((params.early_iter, params.n_iter), report),
                              callbacks_every_iters=every).fit(vectors, affinities=affinities)
             report(1.0, "done")
             return np.asarray(embedding, dtype=np.float32), "openTSNE"
@@ -182,22 +183,15 @@ def _affinities(vectors: np.ndarray, perplexity: float, params: ProjectionParams
 def exact_cosine_neighbours(vectors: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Each row's k nearest other rows by cosine distance, nearest first: (indices, distances). One matrix
     product: a tenth of a second at 2,000 points, where openTSNE's exact search takes most of a second."""
-    unit = _unit(vectors)
-    sims = unit @ unit.T
-    np.fill_diagonal(sims, -np.inf)  # a point is not its own neighbour
-    nearest = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-    nearest_sims = np.take_along_axis(sims, nearest, axis=1)
-    order = np.argsort(-nearest_sims, axis=1, kind="stable")
-    nearest = np.take_along_axis(nearest, order, axis=1)
-    distances = np.clip(1.0 - np.take_along_axis(nearest_sims, order, axis=1), 0.0, 2.0)
-    return nearest, distances.astype(np.float64)
+    nearest, sims = exact_neighbours_among(_unit(vectors), k)
+    return nearest, np.clip(1.0 - sims, 0.0, 2.0).astype(np.float64)
 
 
 class _IterationsDone:
     """An openTSNE callback turning (phase, iteration) into the fraction of all iterations done."""
 
-    def __init__(self, phases: tuple[int, ...], every: int, report: Progress):
-        self.phases, self.every, self.report = phases, every, report
+    def __init__(self, phases: tuple[int, ...], report: Progress):
+        self.phases, self.report = phases, report
         self.phase = -1
 
     def optimization_about_to_start(self) -> None:  # openTSNE calls this before each phase
@@ -330,8 +324,10 @@ def project_samples(spaces: Sequence[tuple[str, np.ndarray]], sample: Sample,
 
 def projection_key(space) -> str:
     """The key of a space's maps (cache and shipped): changes whenever its vectors may change, i.e. with
-    its name, the corpus's content or the encoder (for a head: its files and its base encoder)."""
-    return f"{space.corpus_name_}/{space.name}/{space.corpus_hash_}/{space.encoder_fingerprint_}"
+    its name, the corpus's content, the encoder (for a head: its files and its base encoder) or what computed
+    them (backend and precision: an int8 rebuild moves neighbours, so its map is not the fp32 one)."""
+    return (f"{space.corpus_name_}/{space.name}/{space.corpus_hash_}/{space.encoder_fingerprint_}/"
+            f"{space.backend_}-{space.precision_}")
 
 
 def _read_cache(path: Path, rows: int) -> tuple[np.ndarray, str] | None:

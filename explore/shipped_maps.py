@@ -2,7 +2,7 @@
 (float16, 8 KB a space) under assets/maps/<corpus>/ and verified before use, in the spirit of the shipped spaces.
 
 `manifest.json` records, per space, the map key (`explore.maps.projection_key`: corpus, space, corpus
-content hash, encoder fingerprint), and for the whole corpus the sample (its key, size and random
+content hash, encoder fingerprint, backend and precision), and for the whole corpus the sample (its key, size and random
 state) and the t-SNE parameters; per file its sha256, shape and dtype. A projection is used only when
 all of them match what the page asks for and the file's bytes hash to the recorded sha256. A file or
 manifest that is damaged or edited is logged and ignored: the map is computed as if nothing were

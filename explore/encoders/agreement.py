@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from explore.spaces.vector_index import exact_neighbours_among
+
 
 def min_cosine(a: np.ndarray, b: np.ndarray) -> float:
     """The smallest row-wise cosine between two row-normalised encodings."""
@@ -19,10 +21,5 @@ def neighbour_overlap(a: np.ndarray, b: np.ndarray, k: int = 10) -> float:
     k = min(k, len(a) - 1)
     if k < 1:
         return 1.0
-    return float(np.mean([len(set(x) & set(y)) / k for x, y in zip(_top_k(a, k), _top_k(b, k))]))
-
-
-def _top_k(vectors: np.ndarray, k: int) -> np.ndarray:
-    scores = np.asarray(vectors, np.float32) @ np.asarray(vectors, np.float32).T
-    np.fill_diagonal(scores, -np.inf)
-    return np.argpartition(-scores, k - 1, axis=1)[:, :k]
+    (near_a, _), (near_b, _) = exact_neighbours_among(a, k), exact_neighbours_among(b, k)
+    return float(np.mean([len(set(x) & set(y)) / k for x, y in zip(near_a, near_b)]))

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError, UnknownSpaceError
@@ -21,6 +22,9 @@ from explore.spaces.space import Space
 from explore.spaces.vector_index import SearchPlan
 from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, check_encoder_files,
                                   copy_training_record, load_space, read_manifest, save_space)
+
+if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
+    from explore.encoders.encoder import EncodeProgress
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +55,8 @@ class SpaceNotBuilt(AspectNavError):
 class SpaceRegistry:
     """The spaces of one corpus. `open(name)` returns a verified space (rebuilding if it must)."""
 
-    def __init__(self, corpus: Corpus, home: Path | None = None, shipped: Path | None = None, progress: bool = True):
+    def __init__(self, corpus: Corpus, home: Path | None = None, shipped: Path | None = None,
+                 progress: "bool | EncodeProgress" = True):
         self.corpus = corpus
         self.home = Path(home) if home is not None else spaces_dir() / corpus.name
         self.shipped = Path(shipped) if shipped is not None else SHIPPED_SPACES_DIR / corpus.name
@@ -173,13 +178,12 @@ class SpaceRegistry:
         check_space_name(definition.name)
         encoder = load_encoder(definition.encoder, base_dir=definition.base_dir)
         space = Space(definition.name, definition.kind, str(encoder.spec), definition.aspects)
-        base = self._base_embeddings(encoder.base, definition.name, encode) if isinstance(encoder, HeadEncoder) \
-            else None
+        base = self._base_space(encoder.base, definition.name, encode) if isinstance(encoder, HeadEncoder) else None
         if base is None and not encode:
             raise SpaceNotBuilt(f"Space {definition.name!r} of corpus {self.corpus.name!r} is not built; "
                                 f"build it with `python -m explore spaces build --corpus {self.corpus.name} "
                                 f"--name {definition.name}`.")
-        space.fit(self.corpus, encoder, base_embeddings=base, progress=self.progress)
+        space.fit(self.corpus, encoder, base=base, progress=self.progress)
         directory = save_space(space, self.home / definition.name)
         space.directory_ = directory
         self._open.pop(definition.name, None)
@@ -205,7 +209,7 @@ class SpaceRegistry:
                         SHIPPED_BUDGET_BYTES / 1e6)
         return directory
 
-    def _base_embeddings(self, base_encoder, head_name: str, encode: bool = True):
+    def _base_space(self, base_encoder, head_name: str, encode: bool = True) -> Space | None:
         """A stored space encoded by `base_encoder` (usually generic): a head then only projects it."""
         for name in self.names():
             if name == head_name:
@@ -213,7 +217,7 @@ class SpaceRegistry:
             try:
                 if self._stored_manifest(name).get("encoder_fingerprint") != base_encoder.fingerprint:
                     continue
-                return self.open(name, encode=encode).embeddings_
+                return self.open(name, encode=encode)
             except (SpaceUnusable, AspectNavError):
                 continue
         return None
@@ -255,7 +259,7 @@ def check_space_name(name: str) -> str:
     return name
 
 
-def spaces_for(corpus: Corpus, progress: bool = True) -> SpaceRegistry:
+def spaces_for(corpus: Corpus, progress: "bool | EncodeProgress" = True) -> SpaceRegistry:
     return SpaceRegistry(corpus, progress=progress)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -11,6 +12,9 @@ from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE, article_text
 from explore.spaces.vector_index import EXACT_ABOVE, SearchPlan, VectorIndex, exact_query
+
+if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
+    from explore.encoders.encoder import EncodeProgress
 
 SPACE_KINDS = ("generic", "aspect", "union", "intersection")
 
@@ -33,21 +37,24 @@ class Space:
         shape = getattr(self, "embeddings_", np.zeros((0, 0))).shape
         return f"Space({self.name!r}, kind={self.kind!r}, encoder={self.encoder!r}, shape={shape})"
 
-    def fit(self, corpus: Corpus, encoder=None, base_embeddings: np.ndarray | None = None,
-            progress: bool = True) -> "Space":
-        """Encode every article. A head encoder given `base_embeddings` (its base encoder's vectors
-        of this corpus) only projects them: milliseconds instead of minutes."""
+    def fit(self, corpus: Corpus, encoder=None, base: "Space | None" = None,
+            progress: "bool | EncodeProgress" = True) -> "Space":
+        """Encode every article. A head encoder given `base` (a space of its base encoder over this corpus)
+        only projects its vectors: milliseconds instead of minutes, and the base's backend and precision
+        are what computed them."""
         from explore.encoders import HeadEncoder
 
         encoder = encoder if encoder is not None else self.load_encoder()
         start = time.perf_counter()
-        if base_embeddings is not None and isinstance(encoder, HeadEncoder):
-            embeddings = encoder.project(base_embeddings)
+        if base is not None and isinstance(encoder, HeadEncoder):
+            embeddings = encoder.project(base.embeddings_)
+            computed_by = {"backend": base.backend_, "precision": base.precision_}
         else:
             embeddings = encoder.encode([article_text(a) for a in corpus], progress=progress)
+            computed_by = _compute_of(encoder)
         return self._set_state(
             embeddings=embeddings, corpus_name=corpus.name, corpus_hash=corpus.content_hash,
-            encoder_fingerprint=encoder.fingerprint, **_compute_of(encoder),
+            encoder_fingerprint=encoder.fingerprint, **computed_by,
             created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
             encode_seconds=round(time.perf_counter() - start, 2), text_recipe=TEXT_RECIPE,
         )
@@ -113,7 +120,7 @@ class Space:
 
 
 def _compute_of(encoder) -> dict:
-    """The backend and precision that computed the encoder's last encode (a head that only projected
-    stored base vectors: the torch fp32 default, as before backends were recorded)."""
+    """The backend and precision that computed the encoder's last encode (torch fp32 for an encoder that
+    does not say, as before backends were recorded)."""
     backend, precision = getattr(encoder, "last_run", None) or ("torch", "fp32")
     return {"backend": backend, "precision": precision}

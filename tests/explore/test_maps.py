@@ -137,3 +137,16 @@ def test_missing_maps_are_computed_side_by_side_with_progress_in_the_calling_thr
     assert set(waits[-1][1]) == {0, 1}
     again = project_samples(spaces, sample, on_wait=lambda state: pytest.fail("nothing to wait for"))
     assert [f.source for f in again] == ["cache"] * 3
+
+
+def test_a_space_recomputed_in_another_precision_or_backend_gets_another_map_key():
+    from explore.maps import projection_key
+    from explore.spaces import Space
+
+    def key(backend, precision):
+        space = Space("generic", "generic", "minilm")
+        space._set_state(np.eye(3, dtype=np.float32), "toy", "hash", "fingerprint", precision, "", 0.0, "", backend)
+        return projection_key(space)
+
+    assert key("torch", "fp32") == key("torch", "fp32")
+    assert len({key("torch", "fp32"), key("onnx", "int8"), key("openvino", "bf16"), key("torch", "bf16")}) == 4

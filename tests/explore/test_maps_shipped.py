@@ -109,14 +109,15 @@ def test_writing_is_deterministic(tmp_path):
 
 def test_the_shipped_vital_maps_verify_and_match_the_shipped_spaces():
     """Every shipped space of vital has a verified map of the page's default sample under today's defaults,
-    keyed by that space's corpus hash and encoder fingerprint: retraining a space without regenerating the
+    keyed by that space's corpus hash, encoder fingerprint, backend and precision: retraining a space without regenerating the
     maps (scripts/build_vital_maps.py) fails here, not silently in the app."""
     manifest = json.loads((SHIPPED_MAPS_DIR / "vital" / MANIFEST_FILE).read_text())
     spaces = sorted(p.parent.name for p in (ASSETS_DIR / "spaces" / "vital").glob("*/manifest.json"))
     assert sorted(manifest["maps"]) == spaces and manifest["params"] == asdict(PARAMS)
     for name in spaces:
         space = json.loads((ASSETS_DIR / "spaces" / "vital" / name / "manifest.json").read_text())
-        key = f"vital/{name}/{space['corpus_hash']}/{space['encoder_fingerprint']}"
+        key = (f"vital/{name}/{space['corpus_hash']}/{space['encoder_fingerprint']}/"
+               f"{space.get('backend', 'torch')}-{space['precision']}")
         assert manifest["maps"][name]["space_key"] == key
         sample = select_sample(space["embeddings"]["shape"][0], DEFAULT_SAMPLE, random_state=0)
         coords, method = shipped_projection(key, sample, PARAMS)

@@ -41,3 +41,23 @@ def test_a_manifest_from_before_backends_loads_as_torch(tmp_path):
     (directory / MANIFEST_FILE).write_text(json.dumps(manifest))
     loaded = load_space(directory, corpus, check_encoder=False)
     assert (loaded.backend_, loaded.precision_) == ("torch", "fp32")
+
+
+def test_a_head_over_a_built_base_records_what_computed_the_base_not_the_encoders_last_run(tmp_path):
+    from explore.encoders import HeadEncoder
+    from explore.encoders.head import ProjectionHead
+    from explore.encoders.spec import EncoderSpec
+
+    corpus = aspect_corpus()
+    base_encoder = StandInEncoder(("openvino", "bf16"))
+    base = Space("generic", "generic", "minilm").fit(corpus, base_encoder, progress=False)
+    base_encoder._run = ("torch", "fp32")  # a later query on the shared encoder must not leak into the head
+    base_encoder.encode(["a query"])
+    weight = np.random.default_rng(1).normal(size=(4, 8)).astype(np.float32)
+    head = HeadEncoder(EncoderSpec("head", "union", tmp_path), base_encoder,
+                       ProjectionHead("standin", (weight,), (None,), ("identity",)))
+    union = Space("union", "union", "head").fit(corpus, head, base=base, progress=False)
+    assert (union.backend_, union.precision_) == ("openvino", "bf16")
+    expected = base.embeddings_ @ weight.T
+    np.testing.assert_allclose(union.embeddings_, expected / np.linalg.norm(expected, axis=1, keepdims=True),
+                               rtol=1e-5, atol=1e-6)
