@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from app_views.encoding_progress import EncodingProgress
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
 from explore.neighbours import Neighbourhood
@@ -22,11 +23,17 @@ class OpenedEngine:
 
 
 def cached_engine(corpus: Corpus) -> Neighbourhood:
-    """The engine every page of this server shares (raises AspectNavError when unusable)."""
-    opened = _engine(corpus.name, corpus.content_hash, _corpus=corpus)
-    if opened.engine.corpus is not corpus or opened.spaces_stamp != spaces_for(corpus, progress=False).stamp():
-        forget_engines()  # another copy of the corpus (an aspect attached), or spaces trained or rebuilt meanwhile
-        opened = _engine(corpus.name, corpus.content_hash, _corpus=corpus)
+    """The engine every page of this server shares (raises AspectNavError when unusable). Opening it may
+    encode a space that is not built yet: a bar with articles/s and the time left shows meanwhile."""
+    slot = st.empty()
+    progress = EncodingProgress(slot, corpus.name)
+    try:
+        opened = _engine(corpus.name, corpus.content_hash, _corpus=corpus, _progress=progress)
+        if opened.engine.corpus is not corpus or opened.spaces_stamp != spaces_for(corpus, progress=False).stamp():
+            forget_engines()  # another copy of the corpus (an aspect attached), or spaces trained or rebuilt meanwhile
+            opened = _engine(corpus.name, corpus.content_hash, _corpus=corpus, _progress=progress)
+    finally:
+        slot.empty()
     return opened.engine
 
 
@@ -43,6 +50,6 @@ def forget_engines() -> None:
 
 
 @st.cache_resource(show_spinner="Loading spaces…")
-def _engine(name: str, content_hash: str, _corpus: Corpus) -> OpenedEngine:
-    engine = Neighbourhood.open(_corpus, progress=False)
+def _engine(name: str, content_hash: str, _corpus: Corpus, _progress: EncodingProgress) -> OpenedEngine:
+    engine = Neighbourhood.open(_corpus, progress=_progress)
     return OpenedEngine(engine, spaces_for(_corpus, progress=False).stamp())

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from explore.atomic_files import file_written_atomically
+from explore.cpu_info import cpu_flags
 from explore.encoders.agreement import min_cosine, neighbour_overlap
 from explore.encoders.backend import EncoderBackend, installed_backends
 from explore.settings import data_home
@@ -83,14 +84,24 @@ class BackendChoice:
                    data.get("check_texts", 0), data.get("measured", ""))
 
 
-def candidates(precision: Precision,
-               backends: list[EncoderBackend] | None = None) -> list[tuple[EncoderBackend, Precision]]:
-    """The (backend, precision) pairs worth measuring for a requested precision, torch fp32 first."""
+def candidates(precision: Precision, backends: list[EncoderBackend] | None = None,
+               native_bf16: bool | None = None) -> list[tuple[EncoderBackend, Precision]]:
+    """The (backend, precision) pairs worth measuring for a requested precision, torch fp32 first. Without
+    native bf16 (`native_bf16` None: this CPU) auto leaves out torch bf16 (emulated: several times slower
+    than fp32) and OpenVINO's own default (fp32 there, the same as its fp32 pair)."""
     present = set(backends if backends is not None else installed_backends())
+    if native_bf16 is None:
+        from explore.encoders.encoder import cpu_supports_bf16
+
+        native_bf16 = cpu_supports_bf16()
+    auto = [(EncoderBackend.TORCH, Precision.FP32), (EncoderBackend.TORCH, Precision.BF16),
+            (EncoderBackend.OPENVINO, Precision.AUTO), (EncoderBackend.OPENVINO, Precision.FP32),
+            (EncoderBackend.ONNX, Precision.FP32)]
+    if not native_bf16:
+        auto = [pair for pair in auto if pair not in {(EncoderBackend.TORCH, Precision.BF16),
+                                                      (EncoderBackend.OPENVINO, Precision.AUTO)}]
     wanted = {
-        Precision.AUTO: [(EncoderBackend.TORCH, Precision.FP32), (EncoderBackend.TORCH, Precision.BF16),
-                         (EncoderBackend.OPENVINO, Precision.AUTO), (EncoderBackend.OPENVINO, Precision.FP32),
-                         (EncoderBackend.ONNX, Precision.FP32)],
+        Precision.AUTO: auto,
         Precision.FP32: [(EncoderBackend.TORCH, Precision.FP32), (EncoderBackend.OPENVINO, Precision.FP32),
                          (EncoderBackend.ONNX, Precision.FP32)],
         Precision.BF16: [(EncoderBackend.TORCH, Precision.BF16), (EncoderBackend.OPENVINO, Precision.BF16)],
@@ -117,7 +128,8 @@ def choose_backend(encoder, texts: list[str], precision: Precision, batch_size: 
         from explore.errors import AspectNavError
 
         raise AspectNavError(f"No installed backend runs {precision}: {EncoderBackend.ONNX.install_hint}")
-    choice = measure(encoder, check_set(texts), pairs, batch_size, filter_quality=precision is not Precision.INT8)
+    choice = measure(encoder, check_set(texts), pairs, batch_size, filter_quality=precision is not Precision.INT8,
+                     announce=announce)
     cached[key] = asdict(choice)
     try:
         with file_written_atomically(cache_path) as staging:
@@ -131,12 +143,19 @@ def choose_backend(encoder, texts: list[str], precision: Precision, batch_size: 
 
 
 def measure(encoder, texts: list[str], pairs: list[tuple[EncoderBackend, Precision]], batch_size: int,
-            filter_quality: bool = True) -> BackendChoice:
-    """Time each pair on `texts` against torch fp32; the fastest kept pair wins (fp32 is always kept)."""
+            filter_quality: bool = True, announce: bool = False) -> BackendChoice:
+    """Time each pair on `texts` against torch fp32; the fastest kept pair wins (fp32 is always kept).
+    `announce` says on stderr which pair is being measured: exports and compiles take seconds each."""
+    def say(step: str) -> None:
+        if announce:
+            print(f"choosing the encoder backend (once per machine): {step}", file=sys.stderr, flush=True)
+
+    say(f"torch fp32, the reference, on {len(texts)} check texts")
     reference_runner = encoder.runner(EncoderBackend.TORCH, Precision.FP32)
     reference, reference_s = _timed_encode(reference_runner, texts, batch_size, None)
     measurements, best_s = [], None
-    for backend, asked in pairs:
+    for number, (backend, asked) in enumerate(pairs, start=1):
+        say(f"{backend} {asked} ({number} of {len(pairs)})")
         if (backend, asked) == (EncoderBackend.TORCH, Precision.FP32):
             runner, vectors, seconds = reference_runner, reference, reference_s
         else:
@@ -203,14 +222,8 @@ def cache_key(architecture: str, precision: Precision) -> str:
 
 
 def _cpu_flags() -> str:
-    try:
-        with open("/proc/cpuinfo") as handle:
-            for line in handle:
-                if line.startswith(("flags", "Features")):
-                    return hashlib.sha256(line.encode()).hexdigest()[:16]
-    except OSError:
-        pass
-    return platform.processor()
+    flags = cpu_flags()
+    return hashlib.sha256(" ".join(sorted(flags)).encode()).hexdigest()[:16] if flags else platform.processor()
 
 
 def _read_cache(path) -> dict:

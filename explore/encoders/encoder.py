@@ -6,7 +6,7 @@ import logging
 import sys
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -18,9 +18,11 @@ from explore.encoders.precision import Precision
 from explore.encoders.spec import DEFAULT_ENCODER, EncoderSpec
 
 log = logging.getLogger(__name__)
-PRECISIONS = tuple(str(p) for p in Precision)
 DEFAULT_BATCH_SIZE = 32
 PROGRESS_AFTER_S = 3.0  # shorter encodes draw no bar (queries, the app's small encodes)
+# What an encode reports to a caller that draws its own progress (the app): (texts done, texts in all), once
+# before the first batch and after each. Passed where `progress` is asked, it also keeps the terminal bar.
+EncodeProgress = Callable[[int, int], None]
 
 
 class Encoder:
@@ -32,7 +34,8 @@ class Encoder:
     def fingerprint(self) -> str:
         raise NotImplementedError
 
-    def encode(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True) -> np.ndarray:
+    def encode(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH_SIZE,
+               progress: "bool | EncodeProgress" = True) -> np.ndarray:
         raise NotImplementedError
 
 
@@ -70,11 +73,6 @@ class TransformerEncoder(Encoder):
         log.info("Loading encoder %s on %s", self.spec, device)
         return SentenceTransformer(str(self.model_dir), device=device)
 
-    @cached_property
-    def autocast_dtype(self):
-        """The torch backend's autocast dtype, or None for fp32 (see `choose_autocast_dtype`)."""
-        return choose_autocast_dtype(str(self.model.device), str(self.precision))
-
     def runner(self, backend: EncoderBackend, precision: Precision):
         """The runner for one concrete backend and precision (exports and compiles once, then reused)."""
         from explore.encoders.runners import make_runner
@@ -84,7 +82,8 @@ class TransformerEncoder(Encoder):
             self._runners[key] = make_runner(self.model, self.fingerprint, backend, precision)
         return self._runners[key]
 
-    def runner_for(self, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True):
+    def runner_for(self, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE,
+                   progress: "bool | EncodeProgress" = True):
         """The runner this encode uses: the asked backend, or auto's choice (see the class docstring)."""
         from explore.encoders.backend_choice import AUTO_MIN_TEXTS, choose_backend
 
@@ -93,13 +92,14 @@ class TransformerEncoder(Encoder):
             on_gpu = str(self.model.device).startswith("cuda")
             if precision is not Precision.INT8 and (on_gpu or len(texts) < AUTO_MIN_TEXTS):
                 return self.runner(EncoderBackend.TORCH, precision)
-            self.choice_ = choose_backend(self, texts, precision, batch_size, announce=progress)
+            self.choice_ = choose_backend(self, texts, precision, batch_size, announce=bool(progress))
             return self.runner(EncoderBackend(self.choice_.backend), Precision(self.choice_.precision))
         if precision is Precision.INT8:  # measured and printed whenever it is used: it moves neighbours
-            self.choice_ = choose_backend(self, texts, precision, batch_size, announce=progress)
+            self.choice_ = choose_backend(self, texts, precision, batch_size, announce=bool(progress))
         return self.runner(backend, precision)
 
-    def encode(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True) -> np.ndarray:
+    def encode(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH_SIZE,
+               progress: "bool | EncodeProgress" = True) -> np.ndarray:
         """Length-sorted batches (as sentence-transformers' own `encode`: in torch fp32 the same vectors),
         a progress bar in texts with texts/s and ETA once an encode runs past a few seconds, and rows
         normalised in fp32 whatever the compute precision."""
@@ -113,8 +113,9 @@ class TransformerEncoder(Encoder):
         return encode_in_batches(runner, texts, batch_size, progress=progress, label=f"encoding ({runner})")
 
 
-def encode_in_batches(runner, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True,
-                      label: str = "encoding", deadline: float | None = None) -> "np.ndarray | None":
+def encode_in_batches(runner, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE,
+                      progress: "bool | EncodeProgress" = True, label: str = "encoding",
+                      deadline: float | None = None) -> "np.ndarray | None":
     """Rows of norm 1 in input order; longest texts first so each batch pads little. None once past
     `deadline` (a perf_counter time: how auto stops measuring a backend that is clearly slower)."""
     import time
@@ -123,7 +124,10 @@ def encode_in_batches(runner, texts: list[str], batch_size: int = DEFAULT_BATCH_
     from tqdm.auto import tqdm
 
     order = np.argsort([-len(text) for text in texts], kind="stable")
+    report = progress if callable(progress) else None
     out = None
+    if report:
+        report(0, len(texts))
     with tqdm(total=len(texts), unit="text", desc=label, delay=PROGRESS_AFTER_S, disable=not progress,
               file=sys.stderr) as bar:
         for start in range(0, len(texts), batch_size):
@@ -133,6 +137,8 @@ def encode_in_batches(runner, texts: list[str], batch_size: int = DEFAULT_BATCH_
                 out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
             out[rows] = vectors
             bar.update(len(rows))
+            if report:
+                report(start + len(rows), len(texts))
             if deadline is not None and time.perf_counter() > deadline:
                 return None
     return out
@@ -158,7 +164,8 @@ class HeadEncoder(Encoder):
     def project(self, base_embeddings: np.ndarray) -> np.ndarray:
         return self.head.project(base_embeddings)
 
-    def encode(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH_SIZE, progress: bool = True) -> np.ndarray:
+    def encode(self, texts: Sequence[str], batch_size: int = DEFAULT_BATCH_SIZE,
+               progress: "bool | EncodeProgress" = True) -> np.ndarray:
         return self.project(self.base.encode(texts, batch_size=batch_size, progress=progress))
 
 

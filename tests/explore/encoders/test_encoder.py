@@ -109,6 +109,15 @@ def test_a_long_encode_shows_texts_per_second(monkeypatch, capsys):
     assert "encoding" in err and "6/6" in err and "text/s" in err
 
 
+def test_a_caller_can_draw_its_own_progress_from_the_first_batch_to_the_last():
+    from explore.encoders.encoder import encode_in_batches
+
+    seen = []
+    out = encode_in_batches(_FixedRunner(np.eye(5, dtype=np.float32)), list("01234"), 2,
+                            progress=lambda done, total: seen.append((done, total)))
+    assert out.shape == (5, 5) and seen == [(0, 5), (2, 5), (4, 5), (5, 5)]
+
+
 def test_a_deadline_stops_the_encode():
     from explore.encoders.encoder import encode_in_batches
 
