@@ -56,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
     rows: list[Row] = []
     timings, loads = {}, {}
+    when, machine_at_start = datetime.now(timezone.utc).isoformat(timespec="seconds"), machine()
     for name in names:
         loads[name] = load_average()
         started = time.perf_counter()
@@ -64,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
         timings[name] = round(time.perf_counter() - started, 1)
     command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
     result = {
-        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": machine(),
+        "when": when,  # the start, as the machine line's load average
+        "machine": machine_at_start,
         "command": command,
         "quick": args.quick,
         "rows": [row.as_dict() for row in rows],

@@ -3,11 +3,16 @@ from __future__ import annotations
 
 import os
 import platform
+import shutil
 import statistics
+import tempfile
 import time
-from pathlib import Path
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from explore.cpu_info import cpu_flags, cpu_model
 
 
 @dataclass(frozen=True)
@@ -75,16 +80,10 @@ CPU_FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_i
 
 
 def cpu_description() -> str:
-    """The CPU model and which of CPU_FLAGS it has (Linux /proc/cpuinfo; the platform string elsewhere)."""
-    try:
-        info = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return platform.processor() or platform.machine()
-    model = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("model name")),
-                 platform.machine())
-    flags = next((set(line.split(":", 1)[1].split()) for line in info.splitlines() if line.startswith("flags")), set())
+    """The CPU model and which of CPU_FLAGS it has."""
+    flags = cpu_flags()
     present = [flag for flag in CPU_FLAGS if flag in flags]
-    return f"{model} ({platform.machine()}; flags: {' '.join(present) or 'none of ' + ', '.join(CPU_FLAGS)})"
+    return f"{cpu_model()} ({platform.machine()}; flags: {' '.join(present) or 'none of ' + ', '.join(CPU_FLAGS)})"
 
 
 def load_average() -> str:
@@ -114,3 +113,22 @@ def machine() -> str:
         pass
     return (f"{cpu_description()}, {os.cpu_count()} cores{memory}, Python {platform.python_version()}, "
             f"{torch_info}; load average at start {load_average()}")
+
+
+@contextmanager
+def fresh_data_home(prefix: str = "aspectnav-bench-") -> Iterator[Path]:
+    """A new, empty $ASPECTNAV_HOME for this process while the block runs: what a first use on a new machine
+    finds (no stored corpus, no encoder exports, no backend choice, no map cache)."""
+    from explore.settings import HOME_ENV
+
+    previous = os.environ.get(HOME_ENV)
+    home = tempfile.mkdtemp(prefix=prefix)
+    os.environ[HOME_ENV] = home
+    try:
+        yield Path(home)
+    finally:
+        if previous is None:
+            os.environ.pop(HOME_ENV, None)
+        else:
+            os.environ[HOME_ENV] = previous
+        shutil.rmtree(home, ignore_errors=True)

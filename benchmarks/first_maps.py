@@ -26,26 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import Row
-from explore.settings import HOME_ENV, REPO_ROOT
+from benchmarks.common import Row, fresh_data_home
+from explore.settings import REPO_ROOT
 
 NAMES = ("generic", "country")  # the page's default pair for vital: generic, then the first other space
 BEFORE = "before #14: 250+500 openTSNE, Annoy, one side after the other"
-
-
-@contextmanager
-def _fresh_home():
-    previous = os.environ.get(HOME_ENV)
-    home = tempfile.mkdtemp(prefix="aspectnav-first-maps-")
-    os.environ[HOME_ENV] = home
-    try:
-        yield Path(home)
-    finally:
-        if previous is None:
-            os.environ.pop(HOME_ENV, None)
-        else:
-            os.environ[HOME_ENV] = previous
-        shutil.rmtree(home, ignore_errors=True)
 
 
 @contextmanager
@@ -121,7 +106,7 @@ def run(quick: bool = False) -> list[Row]:
 
     params = ProjectionParams()
     rows = []
-    with _fresh_home():
+    with fresh_data_home("aspectnav-first-maps-"):
         engine = Neighbourhood.open(open_corpus("vital"), progress=False)
         from explore.maps import tsne
 
@@ -154,9 +139,9 @@ def run(quick: bool = False) -> list[Row]:
                 computed_s, one_by_one_s, "s", "one after the other, all cores each",
                 notes=f"ours: one thread per map, {max(1, usable_cores() // 2)} core(s) each; medians of 3; {load}"),
         ]
-    with _fresh_home():
+    with fresh_data_home("aspectnav-first-maps-"):
         app_shipped = _app_first_render()
-    with _fresh_home(), _shipped_hidden():
+    with fresh_data_home("aspectnav-first-maps-"), _shipped_hidden():
         app_computed = _app_first_render()
     rows.append(Row("first_maps", "first Maps page, whole AppTest run (fresh data home): seconds", app_shipped,
                     app_computed, "s", "same, shipped maps hidden (computed side by side)",
