@@ -32,25 +32,23 @@ def _texts(n: int) -> list[str]:
 
 
 def _native_bf16() -> str:
-    """Both views, so a row can never again claim what the CPU lacks: torch's check and the CPU's flags."""
+    """Every view, so a row can never again claim what the CPU lacks: torch's check and the probe's
+    measurement (bf16_speed.py), then the CPU's flags."""
     from explore.cpu_info import cpu_flags
-    from explore.encoders.encoder import cpu_supports_bf16
+    from explore.encoders.bf16_speed import bf16_summary
 
-    has_flag = bool({"avx512_bf16", "amx_bf16"} & cpu_flags())
-    return f"native bf16 on this CPU: {cpu_supports_bf16()} (avx512_bf16/amx_bf16 in cpu flags: {has_flag})"
+    flags = sorted({"avx512_bf16", "amx_bf16"} & cpu_flags())
+    return f"{bf16_summary()}; cpu flags: {' '.join(flags) or 'neither avx512_bf16 nor amx_bf16'}"
 
 
 def variants(encoder) -> list[tuple[str, object]]:
-    """(label, runner) for every backend and precision installed, then auto's pick for a large encode."""
+    """(label, runner) for every backend and precision installed, bf16 too where auto would skip it (the row
+    shows why); auto's pick is one of them."""
     from explore.encoders import Precision
     from explore.encoders.backend_choice import candidates
 
-    out = []
-    for backend, precision in candidates(Precision.AUTO, native_bf16=True) + candidates(Precision.INT8):
-        runner = encoder.runner(backend, precision)
-        out.append((f"{backend} {precision}" + (f" (= {runner.precision})" if precision is Precision.AUTO else ""),
-                    runner))
-    return out
+    pairs = candidates(Precision.FP32) + candidates(Precision.BF16) + candidates(Precision.INT8)
+    return [(f"{backend} {precision}", encoder.runner(backend, precision)) for backend, precision in pairs]
 
 
 def run(quick: bool = False) -> list[Row]:
@@ -67,8 +65,7 @@ def run(quick: bool = False) -> list[Row]:
     peer = SentenceTransformer(str(ours.model_dir), device="cpu")  # its own plain fp32 model, always
     runs = dict(variants(ours))
     choice = choose_backend(ours, texts, Precision.AUTO, BATCH_SIZE, announce=False)
-    auto_label = next(label for label, runner in runs.items()
-                      if (str(runner.backend), label.split()[1]) == (choice.backend, choice.precision))
+    auto_label = f"{choice.backend} {choice.chosen.precision}"  # the pair it picked, by what computed
 
     def plain(part):
         return peer.encode(part, batch_size=BATCH_SIZE, normalize_embeddings=True, show_progress_bar=False)

@@ -28,6 +28,7 @@ from explore.atomic_files import file_written_atomically
 from explore.cpu_info import cpu_flags
 from explore.encoders.agreement import min_cosine, neighbour_overlap
 from explore.encoders.backend import EncoderBackend, installed_backends
+from explore.encoders.bf16_speed import bf16_pays_off
 from explore.settings import data_home
 from explore.encoders.precision import Precision
 
@@ -85,19 +86,17 @@ class BackendChoice:
 
 
 def candidates(precision: Precision, backends: list[EncoderBackend] | None = None,
-               native_bf16: bool | None = None) -> list[tuple[EncoderBackend, Precision]]:
-    """The (backend, precision) pairs worth measuring for a requested precision, torch fp32 first. Without
-    native bf16 (`native_bf16` None: this CPU) auto leaves out torch bf16 (emulated: several times slower
-    than fp32) and OpenVINO's own default (fp32 there, the same as its fp32 pair)."""
+               bf16_fast: bool | None = None) -> list[tuple[EncoderBackend, Precision]]:
+    """The (backend, precision) pairs worth measuring for a requested precision, torch fp32 first. Where
+    bf16 is not faster (`bf16_fast` None: measured on this CPU, bf16_speed.py) auto leaves out torch bf16
+    and OpenVINO's auto (fp32 there, the same as its fp32 pair)."""
     present = set(backends if backends is not None else installed_backends())
-    if native_bf16 is None:
-        from explore.encoders.encoder import cpu_supports_bf16
-
-        native_bf16 = cpu_supports_bf16()
+    if bf16_fast is None:
+        bf16_fast = bf16_pays_off()
     auto = [(EncoderBackend.TORCH, Precision.FP32), (EncoderBackend.TORCH, Precision.BF16),
             (EncoderBackend.OPENVINO, Precision.AUTO), (EncoderBackend.OPENVINO, Precision.FP32),
             (EncoderBackend.ONNX, Precision.FP32)]
-    if not native_bf16:
+    if not bf16_fast:
         auto = [pair for pair in auto if pair not in {(EncoderBackend.TORCH, Precision.BF16),
                                                       (EncoderBackend.OPENVINO, Precision.AUTO)}]
     wanted = {
@@ -206,7 +205,7 @@ def architecture_of(encoder) -> str:
 
 def cache_key(architecture: str, precision: Precision) -> str:
     """What the decision depends on: the model's architecture, the CPU, the threads, the package versions,
-    the precision."""
+    the precision, and whether bf16 is measured faster here (which candidates are tried)."""
     import torch
 
     versions = {}
@@ -217,7 +216,8 @@ def cache_key(architecture: str, precision: Precision) -> str:
             versions[package] = None
     identity = {"model": architecture, "precision": str(precision), "machine": platform.machine(),
                 "cpu": _cpu_flags(), "capability": torch.backends.cpu.get_cpu_capability(),
-                "threads": torch.get_num_threads(), "cores": os.cpu_count(), "versions": versions}
+                "threads": torch.get_num_threads(), "cores": os.cpu_count(), "versions": versions,
+                "bf16_fast": bf16_pays_off()}
     return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 

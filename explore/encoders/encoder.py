@@ -13,6 +13,7 @@ import numpy as np
 from explore.encoders.fingerprint import directory_fingerprint
 from explore.encoders.head import ProjectionHead, load_head
 from explore.encoders.backend import EncoderBackend
+from explore.encoders.bf16_speed import bf16_pays_off
 from explore.encoders.package_weights import package_model_dir
 from explore.encoders.precision import Precision
 from explore.encoders.spec import DEFAULT_ENCODER, EncoderSpec
@@ -108,6 +109,8 @@ class TransformerEncoder(Encoder):
             model = self.model
             dim = (getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension)()
             return np.zeros((0, dim), dtype=np.float32)
+        if callable(progress):  # the caller's bar shows up now, not after the model load and auto's measuring
+            progress(0, len(texts))
         runner = self.runner_for(texts, batch_size, progress)
         self.last_run = (str(runner.backend), runner.precision)
         return encode_in_batches(runner, texts, batch_size, progress=progress, label=f"encoding ({runner})")
@@ -193,17 +196,10 @@ def _best_device() -> str:
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def cpu_supports_bf16() -> bool:
-    """Native bf16 matmuls (AVX512-BF16 or AMX); without them autocast emulates bf16 and is slower."""
-    import torch
-
-    checks = [getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported")]
-    return any(check() for check in checks if check is not None)
-
-
 def choose_autocast_dtype(device: str, precision: str = "auto"):
-    """auto: CUDA -> bf16 (fp16 on GPUs without bf16); CPU -> bf16 only with native support, else fp32.
-    On a CPU without native bf16 (e.g. AVX2 only) autocast measured ~3.5x *slower* than fp32."""
+    """auto: CUDA -> bf16 (fp16 on GPUs without bf16); CPU -> bf16 only where it is measured faster
+    (bf16_speed.py), else fp32. Without native bf16 (e.g. AVX2 only) autocast measured ~3.5x *slower* than
+    fp32, and with AVX512-BF16 but no AMX, on one machine, 0.68x."""
     import torch
 
     if precision == "fp32":
@@ -214,4 +210,4 @@ def choose_autocast_dtype(device: str, precision: str = "auto"):
         return torch.float16
     if device.startswith("cuda"):
         return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-    return torch.bfloat16 if cpu_supports_bf16() else None
+    return torch.bfloat16 if bf16_pays_off() else None

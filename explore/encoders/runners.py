@@ -78,7 +78,8 @@ OPENVINO_HINTS = {Precision.FP32: "f32", Precision.BF16: "bf16", Precision.FP16:
 
 
 class OpenVINORunner(_ExportedRunner):
-    """OpenVINO on the CPU. auto: the plugin's own inference precision (bf16 where the CPU has it natively)."""
+    """OpenVINO on the CPU. auto: the plugin's own inference precision (bf16 where the CPU has it natively)
+    where bf16 is measured faster (bf16_speed.py), else fp32."""
 
     backend = EncoderBackend.OPENVINO
 
@@ -88,7 +89,11 @@ class OpenVINORunner(_ExportedRunner):
         if precision is Precision.INT8:
             raise AspectNavError("int8 runs on the onnx backend: --backend onnx --precision int8 (or --backend auto).")
         super().__init__(model)
+        from explore.encoders.bf16_speed import bf16_pays_off
+
         config = {"PERFORMANCE_HINT": "LATENCY"}
+        if precision is Precision.AUTO and not bf16_pays_off():
+            precision = Precision.FP32  # the plugin would pick bf16 from the flag, slower on such a CPU
         if precision in OPENVINO_HINTS:
             config["INFERENCE_PRECISION_HINT"] = OPENVINO_HINTS[precision]
         self.compiled = openvino.Core().compile_model(openvino_model(model, fingerprint), "CPU", config)

@@ -17,7 +17,7 @@ def test_every_installed_backend_gets_a_row_against_plain_fp32_with_its_quality(
         assert any("openvino fp32" in m for m in metrics)
     for row in rows:
         assert row.peer_name == "SentenceTransformer.encode fp32" and row.ours and row.peer and not row.lower_is_better
-        assert "nn@10 overlap" in row.notes and "min cosine" in row.notes and "native bf16 on this CPU" in row.notes
+        assert "nn@10 overlap" in row.notes and "min cosine" in row.notes and "native bf16 on this CPU" in row.notes and "cpu flags" in row.notes
         assert 0.0 <= row.extra["nn10_overlap"] <= 1.0
     fp32 = next(row for row in rows if "torch fp32" in row.metric)
     assert fp32.extra["nn10_overlap"] == 1.0 and fp32.extra["min_cosine"] > 0.9999

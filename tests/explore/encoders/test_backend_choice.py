@@ -53,7 +53,7 @@ def timed_by_stand_in(monkeypatch):
 
     monkeypatch.setattr(backend_choice, "_timed_encode", timed)
     monkeypatch.setattr(backend_choice, "candidates",
-                        lambda precision: candidates(precision, [TORCH, OPENVINO, ONNX], native_bf16=True))
+                        lambda precision: candidates(precision, [TORCH, OPENVINO, ONNX], bf16_fast=True))
 
 
 def _encoder(openvino_noise=0.0, onnx_seconds=3.0):
@@ -108,15 +108,15 @@ def test_candidates_follow_the_precision_and_the_installed_backends():
     assert candidates(Precision.AUTO, [TORCH])[0] == (TORCH, Precision.FP32)
 
 
-def test_without_native_bf16_auto_measures_neither_emulated_bf16_nor_a_second_openvino_fp32():
+def test_where_bf16_is_not_faster_auto_measures_neither_bf16_nor_a_second_openvino_fp32():
     every = [TORCH, OPENVINO, ONNX]
-    assert candidates(Precision.AUTO, every, native_bf16=True) == [
+    assert candidates(Precision.AUTO, every, bf16_fast=True) == [
         (TORCH, Precision.FP32), (TORCH, Precision.BF16), (OPENVINO, Precision.AUTO), (OPENVINO, Precision.FP32),
         (ONNX, Precision.FP32)]
-    assert candidates(Precision.AUTO, every, native_bf16=False) == [
+    assert candidates(Precision.AUTO, every, bf16_fast=False) == [
         (TORCH, Precision.FP32), (OPENVINO, Precision.FP32), (ONNX, Precision.FP32)]
     # asked for by name, bf16 is still measured (and printed) on any CPU
-    assert candidates(Precision.BF16, every, native_bf16=False) == [(TORCH, Precision.BF16), (OPENVINO, Precision.BF16)]
+    assert candidates(Precision.BF16, every, bf16_fast=False) == [(TORCH, Precision.BF16), (OPENVINO, Precision.BF16)]
 
 
 def test_the_check_set_spreads_over_all_the_texts():

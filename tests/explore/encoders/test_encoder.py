@@ -37,14 +37,15 @@ def test_bf16_autocast_stays_within_cosine_0_999_of_fp32(minilm):
     assert cosines.min() >= 0.999, cosines
 
 
-def test_auto_precision_is_fp32_on_cpus_without_native_bf16(monkeypatch):
+def test_auto_precision_is_bf16_only_where_bf16_is_measured_faster(monkeypatch):
     import torch
 
     from explore.encoders import encoder
 
-    monkeypatch.setattr(encoder, "cpu_supports_bf16", lambda: False)
+    monkeypatch.setattr(encoder, "bf16_pays_off", lambda: False)
     assert choose_autocast_dtype("cpu") is None
-    monkeypatch.setattr(encoder, "cpu_supports_bf16", lambda: True)
+    assert choose_autocast_dtype("cpu", "bf16") is torch.bfloat16  # asked for by name, on any CPU
+    monkeypatch.setattr(encoder, "bf16_pays_off", lambda: True)
     assert choose_autocast_dtype("cpu") is torch.bfloat16
     assert choose_autocast_dtype("cpu", "fp32") is None
 
@@ -123,6 +124,17 @@ def test_a_deadline_stops_the_encode():
 
     assert encode_in_batches(_FixedRunner(np.eye(4, dtype=np.float32)), list("0123"), 1, progress=False,
                              deadline=0.0) is None
+
+
+@pytest.mark.slow
+def test_a_callers_bar_shows_before_the_model_runs_then_follows_every_batch(minilm, isolated_home):
+    from explore.encoders.encoder import TransformerEncoder
+
+    encoder = TransformerEncoder(minilm.spec, minilm.model_dir, precision="fp32", backend="torch")
+    seen = []
+    encoder.encode(TEXTS, batch_size=2, progress=lambda done, total: seen.append((done, total)))
+    assert seen[0] == (0, len(TEXTS)) and seen[-1] == (len(TEXTS), len(TEXTS))
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
 
 
 @pytest.mark.slow
