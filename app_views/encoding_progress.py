@@ -12,7 +12,7 @@ def encoding_text(corpus_name: str, done: int, total: int, seconds: float) -> st
     """'Encoding the 6,000 articles of *mine* (first open only): 1,200 done · 150 articles/s · about 32 s left'."""
     head = f"Encoding the {total:,} articles of *{escape_markdown(corpus_name)}* for its spaces (first open only)"
     if done <= 0 or seconds <= 0:
-        return f"{head}: starting…"
+        return f"{head}: loading the model (a machine's first large encode also times the encoder backends, once)…"
     rate = done / seconds
     left = (total - done) / rate
     eta = f"about {left:.0f} s left" if left < 90 else f"about {left / 60:.0f} min left"

@@ -107,6 +107,9 @@ class SpaceRegistry:
             return self._remember(space, read_manifest(directory)["embeddings"]["sha256"])
         definition = self.definition(name)
         if not encode:
+            if reasons:  # open_all leaves a space that needs encoding out quietly: the log still says why
+                log.warning("Space %r of corpus %r is unusable (%s); without encoding only a projection from its "
+                            "base space can replace it.", name, self.corpus.name, "; ".join(reasons))
             return self.build(definition, encode=False)
         if reasons:
             log.warning("Space %r of corpus %r: %s. Rebuilding it (%d articles).", name, self.corpus.name,
