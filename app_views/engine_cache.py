@@ -1,11 +1,17 @@
 """Streamlit: each corpus's neighbour engine, opened once per server and shared by every page and user.
 
+The engine is opened outside any cached function: opening an unbuilt corpus draws its encoding bar in the
+page of the session that opens it, and an element drawn inside `st.cache_resource` would be replayed into
+every later session's page, where its container does not exist (CacheReplayClosureError). The cached
+resource is only the shelf the opened engines sit on.
+
 A space trained while the server runs (the Evaluation page, or `aspectnav train`) changes the data home's
 spaces; the next page run sees the changed stamp and reopens the engine, so the new column appears without a
 restart."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 import streamlit as st
 
@@ -22,17 +28,41 @@ class OpenedEngine:
     spaces_stamp: tuple  # SpaceRegistry.stamp() right after opening
 
 
+@dataclass
+class EngineShelf:
+    """The server's opened engines by corpus name; one lock so two readers never open the same one twice."""
+
+    engines: dict[str, OpenedEngine] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@st.cache_resource(show_spinner=False)
+def _shelf() -> EngineShelf:
+    return EngineShelf()
+
+
 def cached_engine(corpus: Corpus) -> Neighbourhood:
     """The engine every page of this server shares (raises AspectNavError when unusable). Opening it may
     encode a space that is not built yet: a bar with articles/s and the time left shows meanwhile."""
+    shelf = _shelf()
+    stamp = spaces_for(corpus, progress=False).stamp()
+    opened = shelf.engines.get(corpus.name)
+    if opened is not None and opened.engine.corpus is corpus and opened.spaces_stamp == stamp:
+        return opened.engine
+    if not shelf.lock.acquire(blocking=False):
+        with st.spinner(f"Another reader is opening the spaces of {corpus.name}…"):
+            shelf.lock.acquire()
     slot = st.empty()
-    progress = EncodingProgress(slot, corpus.name)
     try:
-        opened = _engine(corpus.name, corpus.content_hash, _corpus=corpus, _progress=progress)
-        if opened.engine.corpus is not corpus or opened.spaces_stamp != spaces_for(corpus, progress=False).stamp():
-            forget_engines()  # another copy of the corpus (an aspect attached), or spaces trained or rebuilt meanwhile
-            opened = _engine(corpus.name, corpus.content_hash, _corpus=corpus, _progress=progress)
+        opened = shelf.engines.get(corpus.name)  # opened meanwhile by the reader we waited for
+        stamp = spaces_for(corpus, progress=False).stamp()
+        if opened is None or opened.engine.corpus is not corpus or opened.spaces_stamp != stamp:
+            # another copy of the corpus (an aspect attached), spaces trained or rebuilt meanwhile, or never opened
+            engine = Neighbourhood.open(corpus, progress=EncodingProgress(slot, corpus.name))
+            opened = OpenedEngine(engine, spaces_for(corpus, progress=False).stamp())
+            shelf.engines[corpus.name] = opened
     finally:
+        shelf.lock.release()
         slot.empty()
     return opened.engine
 
@@ -46,10 +76,7 @@ def load_engine(corpus: Corpus) -> tuple[Neighbourhood | None, str]:
 
 
 def forget_engines() -> None:
-    _engine.clear()
-
-
-@st.cache_resource(show_spinner="Loading spaces…")
-def _engine(name: str, content_hash: str, _corpus: Corpus, _progress: EncodingProgress) -> OpenedEngine:
-    engine = Neighbourhood.open(_corpus, progress=_progress)
-    return OpenedEngine(engine, spaces_for(_corpus, progress=False).stamp())
+    """Drop every opened engine (a space was trained or removed): the next page run opens them again."""
+    shelf = _shelf()
+    with shelf.lock:
+        shelf.engines.clear()
