@@ -20,6 +20,7 @@ class Card:
     score: float | None = None
     shared: Mapping[str, list[str]] = field(default_factory=dict)
     also_in: tuple[str, ...] = ()  # labels of the other columns that show this article
+    missing: tuple[str, ...] = ()  # "no shared country": the column's aspects this card shares no label of
 
     @property
     def bar(self) -> float:

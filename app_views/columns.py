@@ -5,9 +5,11 @@ The only module the app uses to ask the neighbour engine (explore/neighbours.py)
 """
 from __future__ import annotations
 
+import functools
 import shlex
+from pathlib import Path
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -19,9 +21,9 @@ from explore.errors import AspectNavError
 from explore.links_column import hidden_note
 from explore.maps import (MapPoints, Projection, ProjectionParams, Sample, map_points, project_samples,
                           projection, projection_key, select_sample, top_overlap)
-from explore.neighbours import Neighbourhood
+from explore.neighbours import Neighbourhood, seed_has_aspect
 from explore.query import LINKS, Blend, Kind, Query
-from explore.spaces.store import read_training_record
+from explore.spaces.store import TRAINING_RECORD_FILE, read_training_record
 from explore.ranking import LINKS_COMPONENT
 
 @dataclass
@@ -80,7 +82,7 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
     if space.kind == "aspect":
         return f"Similar in {_either(aspects)}: trained to put articles with the same {_either(aspects)} label close."
     if space.kind == "union":
-        if read_training_record(space.directory_).get("config", {}).get("combine") == "graded":
+        if _trained_graded(space):
             return (f"Similar in any of {_either(aspects)}, sharing more of them ranked first: trained to put "
                     f"articles sharing {_either(aspects, 'and')} closest, then those sharing one.")
         return f"Similar in any of {_either(aspects)}: trained to put articles sharing a label of either close."
@@ -90,19 +92,36 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
     return f"The {space.kind} space {name}."
 
 
+def _trained_graded(space) -> bool:
+    """Whether a union space was trained with the graded objective: its training record, read again only when
+    the record changed (a page run asks on every rerun)."""
+    try:
+        stamp = (Path(space.directory_) / TRAINING_RECORD_FILE).stat().st_mtime_ns
+    except (OSError, TypeError):
+        stamp = None
+    return _graded_record(str(space.directory_), stamp)
+
+
+@functools.lru_cache(maxsize=64)
+def _graded_record(directory: str, stamp: int | None) -> bool:
+    return read_training_record(Path(directory)).get("config", {}).get("combine") == "graded"
+
+
 def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:
-    """One line (Markdown) for the columns left out: the aspect spaces of aspects the seed has no label
-    of, or the links column for a free-text seed."""
+    """One line (Markdown) for the columns left out: the spaces built on an aspect the seed has no label
+    of (aspect, union, intersection), or the links column for a free-text seed."""
     if seed is None:
         has_links = LINKS in engine.available_queries()
         return "Links need an article seed, so the Wikipedia links column is left out." if has_links else ""
     absent = absent_aspect_spaces(engine, seed)
     if not absent:
         return ""
-    aspects = list(dict.fromkeys(a for name in absent for a in engine.spaces[name].aspects))
-    those = "that space is" if len(absent) == 1 else "those spaces are"
-    return (f"*{escape_markdown(seed.title)}* has no {escape_markdown(_either(aspects))} label, "
-            f"so {those} left out.")
+    lacking = list(dict.fromkeys(a for name in absent for a in engine.spaces[name].aspects
+                                 if not seed_has_aspect(seed, a)))
+    spaces = [column_label(engine.query_for(name)) for name in absent]
+    those = "space is" if len(absent) == 1 else "spaces are"
+    return (f"*{escape_markdown(seed.title)}* has no {escape_markdown(_either(lacking))} label, "
+            f"so the {escape_markdown(_either(spaces, 'and'))} {those} left out.")
 
 
 def map_spaces(engine: Neighbourhood) -> list[str]:
@@ -190,9 +209,32 @@ def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None) -> str:
             "restart).")
 
 
+def not_shared(query_kind: Kind, aspects: Sequence[str], seed: Article, shared: Mapping[str, list[str]]) -> tuple[str, ...]:
+    """What a card in a labelled column does not share with the seed, in words ("no shared country"), so a
+    high bar is never read as a shared label: an aspect or intersection column names each aspect without a
+    shared label; a union column speaks only when the card shares none of its aspects."""
+    lacking = [aspect for aspect in aspects if seed_has_aspect(seed, aspect) and not shared.get(aspect)]
+    if not lacking:
+        return ()
+    if query_kind is Kind.UNION:
+        return (f"no shared {_either(lacking)}",) if len(lacking) == len(aspects) else ()
+    return tuple(f"no shared {aspect}" for aspect in lacking)
+
+
+def _column_aspects(engine: Neighbourhood, query: Query) -> tuple[str, ...]:
+    """The aspects a labelled column (aspect, union, intersection) promises; none for the others."""
+    if query.kind not in (Kind.ASPECT, Kind.UNION, Kind.INTERSECTION):
+        return ()
+    (name,) = engine.resolve(query)
+    return tuple(engine.spaces[name].aspects)
+
+
 def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) -> Column:
     corpus = engine.corpus
     cards = [card_for(corpus[r.id], seed, r.score, r.shared) for r in results]
+    aspects = _column_aspects(engine, query) if seed is not None else ()
+    if aspects:
+        cards = [replace(card, missing=not_shared(query.kind, aspects, seed, card.shared)) for card in cards]
     note = ""
     if query == LINKS and not cards:
         note = "This article links to no other article of the corpus."
@@ -207,12 +249,10 @@ def _described(engine: Neighbourhood, query: Query, cards: list[Card] | None = N
 
 
 def _seed_queries(engine: Neighbourhood, seed: Article | None, blend: Blend | None) -> list[Query]:
-    """Links and generic, the reader's mix, then the spaces: for an article seed only the aspect
-    spaces of aspects it has (union and intersection stay); a free-text seed keeps every space, and
+    """Links and generic, the reader's mix, then the spaces: for an article seed only the spaces whose
+    aspects it has (explore.neighbours.Neighbourhood.query_kinds); a free-text seed keeps every space, and
     has no links."""
-    absent = set(absent_aspect_spaces(engine, seed)) if seed is not None else set()
-    queries = [q for q in engine.available_queries() if not (q.kind is Kind.ASPECT and q.name in absent)
-               and not (seed is None and q == LINKS)]
+    queries = engine.query_kinds(for_text=seed is None, seed=seed)
     first = sum(q.kind in (Kind.LINKS, Kind.GENERIC) for q in queries)
     mix = [Query.blended(blend)] if engine.spaces and blend is not None else []
     return queries[:first] + mix + queries[first:]

@@ -2,6 +2,8 @@
 corpora loaded once per server, and the Wikipedia credit for the corpus in view."""
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import streamlit as st
 
 from app_views.markdown import escape_markdown
@@ -32,6 +34,11 @@ def _load_corpus(name: str) -> tuple[Corpus, int | None]:
 def corpus_param(name: str) -> dict[str, str]:
     """The URL's ?corpus= for `name` (left out for the default corpus, so URLs stay short)."""
     return {} if name == DEFAULT_CORPUS else {CORPUS_PARAM: name}
+
+
+def explore_href(corpus: Corpus, article_id: str) -> str:
+    """The Explore address (a query string) of this view with `article_id` as the seed: a card's link."""
+    return "?" + urlencode(corpus_param(corpus.name) | explore_view().url_query(corpus, article_id))
 
 
 def corpus_picker() -> Corpus:

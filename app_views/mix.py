@@ -29,14 +29,14 @@ def mixable_spaces(engine: Neighbourhood) -> list[str]:
 
 def seed_aspect_spaces(engine: Neighbourhood, seed: Article) -> list[str]:
     """Aspect spaces whose aspect `seed` has a label of, in mix order."""
-    return [name for name in mixable_spaces(engine) if engine.spaces[name].kind == "aspect"
-            and any(seed.labels(aspect) for aspect in engine.spaces[name].aspects)]
+    lacking = set(engine.spaces_seed_lacks(seed))
+    return [name for name in mixable_spaces(engine) if engine.spaces[name].kind == "aspect" and name not in lacking]
 
 
 def absent_aspect_spaces(engine: Neighbourhood, seed: Article) -> list[str]:
-    """Aspect spaces whose aspect `seed` has no label of: their columns would only echo generic."""
-    have = set(seed_aspect_spaces(engine, seed))
-    return [name for name in mixable_spaces(engine) if engine.spaces[name].kind == "aspect" and name not in have]
+    """Aspect, union and intersection spaces built on an aspect `seed` has no label of, in mix order."""
+    lacking = set(engine.spaces_seed_lacks(seed))
+    return [name for name in mixable_spaces(engine) if name in lacking]
 
 
 def compose(names: Sequence[str], links_share: float) -> Blend | None:

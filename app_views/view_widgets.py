@@ -31,6 +31,7 @@ PER_ROW_KEY = "columns_per_row"
 BLEND_PREFIX = "blend_"  # + space name
 MIX_SPACES_KEY = "mix_spaces"
 MIX_LINKS_KEY = "mix_links"
+MIX_WEIGHTS_KEY = "mix_weights"  # the sidebar expander of the mix's weights
 
 
 # --- the seed ---------------------------------------------------------------------------------------
@@ -143,15 +144,20 @@ def _per_row_moved() -> None:
 
 
 def blend_sliders(engine: Neighbourhood | None, seed: Article | None) -> None:
-    """The weights of the mix the "your mix" column ranks by, one by one, in the sidebar: one slider for
-    the seed's links and one per space. A weight naming another corpus's space is kept, and said."""
+    """The weights of the mix the "your mix" column ranks by, one by one, in an expander under the mix: one
+    slider for the seed's links and one per space. A weight naming another corpus's space is kept, and said.
+    Closed, it draws no slider."""
     view = explore_view()
     names = ([LINKS_COMPONENT] if has_links(engine) else []) + mixable_spaces(engine) if engine is not None else []
     if not names:
         return
     mix = effective_mix(engine, seed, view.blend)
     weights = mix.as_dict() if mix else {}
-    with st.sidebar.expander("Your mix: each weight", expanded=view.blend is not None):
+    weights_box = st.expander("Your mix: each weight", expanded=view.blend is not None, key=MIX_WEIGHTS_KEY,
+                                      on_change="rerun")
+    if not weights_box.open:  # closed: its sliders are not drawn, so a seed change sends none of them
+        return
+    with weights_box:
         for name in names:
             st.session_state[BLEND_PREFIX + name] = min(weights.get(name, 0.0), MAX_WEIGHT)
             label = "links (linked from this article)" if name == LINKS_COMPONENT else name

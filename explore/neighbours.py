@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space enc
     from explore.encoders.encoder import EncodeProgress
 
 TEXT_CACHE_SIZE = 64
+SEED_CACHE_SIZE = 1024  # (seed, query, k) answers: ~10 columns for each of the last ~100 seeds
+LABELLED_KINDS = (Kind.ASPECT.value, Kind.UNION.value, Kind.INTERSECTION.value)  # spaces trained on labels
 READING_ORDER = (Kind.LINKS, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION, Kind.SPACE, Kind.BLEND)
 
 
@@ -36,6 +38,11 @@ class Neighbour:
     title: str
     score: float | None
     shared: dict[str, list[str]] = field(default_factory=dict)
+
+
+def seed_has_aspect(seed: Article, aspect: str) -> bool:
+    """Whether a space of `aspect` has something to say about `seed`: the seed carries a label of it."""
+    return bool(seed.labels(aspect))
 
 
 class Neighbourhood:
@@ -54,6 +61,9 @@ class Neighbourhood:
         self._text_lock = threading.Lock()  # the app serves several sessions from threads
         # A page asks a seed's links up to three times (column, its note, a blend weighing links).
         self._links_of_id = functools.lru_cache(maxsize=TEXT_CACHE_SIZE)(self._served_links)
+        # A reader's trail (Back, Forward, a crumb) and every rerun of a page ask the same seed again: its rows
+        # per (row, query, k) are kept (lru_cache is thread-safe; the engine is rebuilt when spaces change).
+        self._seed_rows = functools.lru_cache(maxsize=SEED_CACHE_SIZE)(self._ranked_seed_rows)
 
     @classmethod
     def open(cls, corpus: Corpus, progress: "bool | EncodeProgress" = True, encode: bool = True) -> "Neighbourhood":
@@ -118,9 +128,13 @@ class Neighbourhood:
         query = Query.parse(query)
         if query.kind is Kind.LINKS:
             return self._links(article, k)
-        row = self.corpus.position[article.id]
-        rows, scores = self.ranked_rows(query, row, k)
+        rows, scores = self._seed_rows(self.corpus.position[article.id], query, k)
         return [self._neighbour(self.corpus.articles[r].id, round(float(s), 6), article) for r, s in zip(rows, scores)]
+
+    def _ranked_seed_rows(self, seed_row: int, query: Query, k: int) -> tuple[np.ndarray, np.ndarray]:
+        rows, scores = self.ranked_rows(query, seed_row, k)
+        rows.flags.writeable = scores.flags.writeable = False  # shared by every caller of the cache
+        return rows, scores
 
     def ranked_rows(self, query: "Query | str", seed_row: int, k: int,
                     pool: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -150,12 +164,22 @@ class Neighbourhood:
                        blend: Blend | None = None) -> dict[Query, list[Neighbour]]:
         """Every available query (plus `blend` when given), in `available_queries` order."""
         article = self.resolve_seed(seed)
-        return {query: self.neighbours(article, query, k) for query in self.query_kinds(blend)}
+        return {query: self.neighbours(article, query, k) for query in self.query_kinds(blend, seed=article)}
 
-    def query_kinds(self, blend: Blend | None = None, for_text: bool = False) -> list[Query]:
-        """The queries an "every kind" request covers: a blend only when given, links only for an article."""
-        queries = [q for q in self.available_queries() if not (for_text and q.kind is Kind.LINKS)]
+    def query_kinds(self, blend: Blend | None = None, for_text: bool = False,
+                    seed: Article | None = None) -> list[Query]:
+        """The queries an "every kind" request covers: a blend only when given, links only for an article;
+        for an article `seed`, no space that combines an aspect the seed has no label of."""
+        left_out = set(self.spaces_seed_lacks(seed)) if seed is not None else set()
+        queries = [q for q in self.available_queries() if not (for_text and q.kind is Kind.LINKS)
+                   and not (left_out and q.kind is not Kind.LINKS and set(self.resolve(q)) & left_out)]
         return queries + ([Query.blended(blend)] if blend is not None else [])
+
+    def spaces_seed_lacks(self, seed: Article) -> list[str]:
+        """Aspect, union and intersection spaces built on an aspect `seed` has no label of: an aspect column
+        would only echo generic, and a combined one would promise a shared label the seed cannot have."""
+        return [name for name, space in self.spaces.items() if space.kind in LABELLED_KINDS
+                and not all(seed_has_aspect(seed, aspect) for aspect in space.aspects)]
 
     def links_of(self, seed: "str | Article") -> SeedLinks:
         """The seed's links as the links column serves them (explore/links_column.py): common-word
@@ -185,7 +209,7 @@ class Neighbourhood:
         generic = self._generic_space()
         if generic is None:
             return None
-        return generic.embeddings_ @ generic.embeddings_[self.corpus.position[self.resolve_seed(seed).id]]
+        return generic.similarities_to_all(generic.embeddings_[self.corpus.position[self.resolve_seed(seed).id]])
 
     def _generic_space(self) -> Space | None:
         return next((space for space in self.spaces.values() if space.kind == Kind.GENERIC.value), None)

@@ -31,13 +31,20 @@ def free_port() -> int:
 def streamlit_server(home: Path, log_path: Path, log_name: str = "streamlit.log"):
     """`streamlit run app.py` on 127.0.0.1 over the data home `home`; yields the base URL. Its log is
     copied to test-artifacts/`log_name` when it stops."""
+    with served_page(home, log_path, log_name) as (url, _):
+        yield url
+
+
+@contextmanager
+def served_page(home: Path, log_path: Path, log_name: str = "streamlit.log", script: str = "app.py"):
+    """`streamlit run SCRIPT` from the checkout as the README starts it (its .streamlit/config.toml applies:
+    no file watching), on a free loopback port; yields the base URL and the server's process id."""
     port = free_port()
     env = os.environ | {"ASPECTNAV_HOME": str(home), "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
     log = Path(log_path).open("w+")
     process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address",
-         "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none"],
+        [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true", "--server.address",
+         "127.0.0.1", "--server.port", str(port)],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
@@ -52,7 +59,7 @@ def streamlit_server(home: Path, log_path: Path, log_name: str = "streamlit.log"
                 log.seek(0)
                 pytest.fail(f"streamlit did not start:\n{log.read()[-3000:]}")
             time.sleep(0.3)
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         try:

@@ -114,6 +114,10 @@ class Space:
             return exact_query(self.embeddings_, vector, k)
         return self.index.query(vector, k, ef=max(ef or self.search_.ef_search, k))
 
+    def similarities_to_all(self, vector: np.ndarray) -> np.ndarray:
+        """Exact cosine of `vector` with every row (one memory-bound pass; see vector_index.exact_query)."""
+        return np.einsum("ij,j->i", self.embeddings_, np.asarray(vector, dtype=np.float32), optimize=False)
+
     def similarities(self, vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Exact cosine of `vector` with the given rows."""
         return self.embeddings_[rows] @ np.asarray(vector, dtype=np.float32)

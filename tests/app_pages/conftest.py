@@ -99,3 +99,52 @@ def hostile(app):
     corpus = hostile_corpus(HOSTILE_HOST)
     store_corpus(corpus)
     return corpus
+
+
+# --- Explore's card grid (one component element; app_views/card_grid) ------------------------------------
+
+
+def grid(at: AppTest) -> dict:
+    """The data the Explore page gave its card grid ({} when the page drew none)."""
+    import json
+
+    elements = at.get("bidi_component")
+    return json.loads(elements[0].proto.json) if elements else {}
+
+
+class GridCard:
+    """One card of the grid as a test sees it: its title (`label`), key `card-<column>-<id>`, and a click that
+    does what the grid's click does (the view's set_seed, then the page's rerun: `.click().run()`)."""
+
+    def __init__(self, at: AppTest, column: str, data: dict):
+        self.at, self.data = at, data
+        self.label, self.id = data["title"], data["id"]
+        self.key = f"card-{column}-{data['id']}"
+
+    def click(self) -> AppTest:
+        from app_views.view_session import VIEW_KEY
+
+        self.at.session_state[VIEW_KEY].set_seed(self.id)
+        return self.at
+
+
+def cards(at: AppTest, kind: str) -> list[GridCard]:
+    """The cards of the column whose query is `kind` (links, generic, aspect:country, blend:…)."""
+    return [GridCard(at, column["key"], card) for column in grid(at).get("columns", []) if column["key"] == kind
+            for card in column["cards"]]
+
+
+def headings(at: AppTest) -> list[str]:
+    """The grid's column headings, in bold as the page used to write them."""
+    return [f"**{column['heading']}**" for column in grid(at).get("columns", [])]
+
+
+def grid_text(at: AppTest) -> str:
+    """Every description, note and card text of the grid, as one string to search."""
+    parts = []
+    for column in grid(at).get("columns", []):
+        parts += [column["heading"], column["description"], column["note"]]
+        for card in column["cards"]:
+            parts += [card["title"], card["snippet"], *(c["text"] for c in card["shared"]), *card["missing"],
+                      "also in: " + ", ".join(card["also_in"])]
+    return " ".join(parts)

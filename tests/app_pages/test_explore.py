@@ -3,6 +3,7 @@ import re
 
 from app_views.view_session import VIEW_KEY
 from app_views.view_state import ExploreView
+from tests.app_pages.conftest import cards, grid, grid_text, headings
 
 
 def shown(markdown: str) -> str:
@@ -10,12 +11,10 @@ def shown(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown)
 
 
-def headings(at):
-    return [shown(m.value) for m in at.markdown if m.value.startswith("**")]
-
-
-def cards(at, kind):
-    return [b for b in at.button if b.key and b.key.startswith(f"card-{kind}-")]
+def open_weights(at):
+    """Open the mix's weights expander (closed, it draws no slider)."""
+    at.session_state["mix_weights"] = True
+    return at.run()
 
 
 def test_seed_from_url_shows_card_and_all_columns(app):
@@ -27,15 +26,21 @@ def test_seed_from_url_shows_card_and_all_columns(app):
                                 "**occupation space**"]
     links = [b.label for b in cards(at, "links")]  # ordered by generic similarity (explore/links_column.py)
     assert sorted(links) == ["Person 12", "Person 27", "Person 8"]
-    assert any("ordered by similarity to the seed" in c.value for c in at.caption)
+    notes = grid_text(at)
+    assert "ordered by similarity to the seed" in notes
     assert len(cards(at, "aspect:country")) == 5
-    assert any("approximation of the lead's hyperlinks" in c.value for c in at.caption)
+    assert "approximation of the lead's hyperlinks" in notes
     assert any("CC BY-SA" in c.value for c in at.sidebar.caption)
-    # Country neighbours share Person 7's country, and the chip says so, in text that wraps (a badge is cut).
-    assert "green-background[country: Japan]" in body
-    notes = " ".join(c.value for c in at.caption)
+    # Country neighbours share Person 7's country, and the chip says so.
+    assert all({"text": "country: Japan", "inferred": False} in card.data["shared"]
+               for card in cards(at, "aspect:country") if not card.data["missing"])
     assert "Similar overall" in notes and "trained to put articles with the same country label close" in notes
-    assert all(p.proto.text.startswith(("similarity ", "mix score ")) for p in at.get("progress"))
+    columns = grid(at)["columns"]
+    assert all(column["score_name"] in ("similarity", "mix score") for column in columns)
+    assert all(card["score"] is not None and 0 <= card["bar"] <= 1 for column in columns[1:] for card in column["cards"])
+    # Each card links to its own Explore address and, for an http(s) article, to the article itself.
+    first = columns[1]["cards"][0]
+    assert first["href"].startswith("?corpus=fixture&seed=") and first["read_label"] == "Read on Wikipedia"
 
 
 def test_clicking_a_card_reseeds_and_back_returns(app):
@@ -52,11 +57,11 @@ def test_k_and_blend_change_columns_and_url(app):
     at = app(seed="Person 3")
     at.sidebar.slider(key="k").set_value(8).run()
     assert len(cards(at, "generic")) == 8 and at.query_params["k"] == "8"
-    at.sidebar.slider(key="blend_links").set_value(0).run()
-    at.sidebar.slider(key="blend_country").set_value(0.7).run()
-    at.sidebar.slider(key="blend_occupation").set_value(0.3).run()
-    assert "Your mix: 70% country similarity + 30% occupation similarity" in shown(
-        " ".join(c.value for c in at.caption))
+    open_weights(at)
+    at.slider(key="blend_links").set_value(0).run()
+    at.slider(key="blend_country").set_value(0.7).run()
+    at.slider(key="blend_occupation").set_value(0.3).run()
+    assert "Your mix: 70% country similarity + 30% occupation similarity" in grid_text(at)
     blended = cards(at, "blend:country:0.7,occupation:0.3")
     assert len(blended) == 8
     assert at.query_params["blend"] == "country:0.7,occupation:0.3"
@@ -86,28 +91,28 @@ def test_the_mix_pills_and_links_weight_rerank_the_column_on_the_same_rerun(app)
 def test_a_seed_without_labels_leaves_its_aspect_spaces_out_in_one_line(app):
     at = app(seed="Person 105")
     assert headings(at) == ["**Wikipedia links**", "**generic**", "**your mix**"]
-    assert any(shown(c.value) == "*Person 105* has no country or occupation label, so those spaces are left out."
-               for c in at.caption)
+    assert any(shown(c.value) == "*Person 105* has no country or occupation label, so the country and "
+               "occupation spaces are left out." for c in at.caption), [c.value for c in at.caption]
     assert len(cards(at, "blend:links:0.3,generic:0.7")) == 5  # no aspect: links and overall similarity
 
 
 def test_cards_shown_in_several_columns_say_where_else(app):
     at = app(seed="Person 7")
-    body = " ".join(m.value for m in at.markdown)
-    assert re.search(r":small\[:gray\[also in: [a-z ,]+\]\]", body)
+    assert any(card["also_in"] for column in grid(at)["columns"] for card in column["cards"])
+    assert re.search(r"also in: [a-z ,]+", grid_text(at))
 
 
 def test_blend_in_the_url_is_restored(app):
     at = app(seed="Person 3", blend="occupation:1", k="4")
     assert len(cards(at, "blend:occupation:1")) == 4
-    assert at.sidebar.slider(key="blend_occupation").value == 1.0 and at.sidebar.slider(key="blend_links").value == 0
+    assert at.slider(key="blend_occupation").value == 1.0 and at.slider(key="blend_links").value == 0
     assert at.pills(key="mix_spaces").value == ["occupation"]
 
 
 def test_a_url_weight_above_the_sliders_is_lowered_and_said(app):
     at = app(seed="Person 3", blend="occupation:2,country:0.5")
-    assert at.sidebar.slider(key="blend_occupation").value == 1.0
-    assert at.sidebar.slider(key="blend_country").value == 0.5
+    assert at.slider(key="blend_occupation").value == 1.0
+    assert at.slider(key="blend_country").value == 0.5
     assert "occupation:2 lowered to 1" in shown(at.warning[0].value)
     assert at.query_params["blend"] == "occupation:1,country:0.5"
     assert len(cards(at, "blend:occupation:1,country:0.5")) == 5
@@ -116,7 +121,7 @@ def test_a_url_weight_above_the_sliders_is_lowered_and_said(app):
 def test_free_text_without_an_encoder_says_so_per_column(app):
     at = app(text="a Japanese painter")
     assert at.subheader[0].value.startswith("Free text")
-    notes = " ".join(c.value for c in at.caption)
+    notes = " ".join(c.value for c in at.caption) + grid_text(at)
     assert "Links need an article seed" in notes and "Free text cannot be encoded" in notes
 
 
@@ -134,7 +139,8 @@ def test_corpus_without_aspects_shows_links_and_generic_only(app):
 def test_k_and_blend_survive_a_visit_to_maps(app):
     at = app(seed="Person 3")
     at.sidebar.slider(key="k").set_value(8).run()
-    at.sidebar.slider(key="blend_country").set_value(0.5).run()
+    open_weights(at)
+    at.slider(key="blend_country").set_value(0.5).run()
     at.sidebar.slider(key="columns_per_row").set_value(3).run()
     at.switch_page("app_pages/maps.py").run()
     at.run()  # a second rerun on Maps, which draws k but no blend sliders
@@ -142,7 +148,7 @@ def test_k_and_blend_survive_a_visit_to_maps(app):
     # moving one weight starts from the mix on screen: the seed's default (links 0.3, its two aspects)
     assert at.query_params["k"] == "8" and at.query_params["blend"] == "links:0.3,country:0.5,occupation:0.35"
     at.switch_page("app_pages/explore.py").run()
-    assert at.sidebar.slider(key="k").value == 8 and at.sidebar.slider(key="blend_country").value == 0.5
+    assert at.sidebar.slider(key="k").value == 8 and at.slider(key="blend_country").value == 0.5
     assert at.sidebar.slider(key="columns_per_row").value == 3
     assert len(cards(at, "generic")) == 8
 
@@ -158,7 +164,7 @@ def test_switching_corpus_drops_the_seed_and_keeps_k_and_blend(app):
     at.sidebar.selectbox(key="corpus_picker").select("fixture").run()
     at.text_input(key="seed_picker").input("Person 4").run()
     at.button(key="suggestion-p4").click().run()
-    assert at.sidebar.slider(key="blend_country").value == 0.5 and len(cards(at, "generic")) == 8
+    assert at.slider(key="blend_country").value == 0.5 and len(cards(at, "generic")) == 8
 
 
 def test_the_view_is_one_typed_object_in_session_state(app):

@@ -1,7 +1,7 @@
 """No dead ends on Explore (AppTest, fixture corpus): the title search forgives typos and case, a URL's
 unknown seed offers clickable titles, mode switches clear the other mode, the trail keeps forward history."""
 from app_views.view_session import VIEW_KEY
-from tests.app_pages.conftest import HOSTILE_HOST
+from tests.app_pages.conftest import HOSTILE_HOST, cards
 from tests.app_views.live_markup import live_in_app
 
 EVIL = f"http://{HOSTILE_HOST}"
@@ -13,10 +13,6 @@ def suggestions(at) -> list[str]:
 
 def crumbs(at) -> list[str]:
     return [b.label for b in at.button if b.key and b.key.startswith("crumb-")]
-
-
-def cards(at, kind):
-    return [b for b in at.button if b.key and b.key.startswith(f"card-{kind}-")]
 
 
 def test_a_misspelt_title_is_offered_and_a_click_makes_it_the_seed(app):

@@ -67,7 +67,7 @@ def test_an_article_seed_gets_the_spaces_of_its_aspects_and_the_mix_third():
     unlabelled = explore_columns(corpus, engine, corpus["p105"], None, 3, blend=mix)
     assert [column.heading for column in unlabelled] == ["Wikipedia links", "generic", "your mix"]
     assert left_out_line(engine, corpus["p105"]) == \
-        "*Person 105* has no country or occupation label, so those spaces are left out."
+        "*Person 105* has no country or occupation label, so the country and occupation spaces are left out."
     labelled = explore_columns(corpus, engine, corpus["p3"], None, 3)
     assert [column.label for column in labelled] == ["links", "generic", "country", "occupation"]
     assert left_out_line(engine, corpus["p3"]) == ""

@@ -1,0 +1,97 @@
+"""Explore's columns and cards drawn as one element (a Streamlit v2 component): a seed change sends one
+element instead of five per card, so a click settles as fast as a plain page. The data is plain JSON built
+here (Streamlit-free, tested); card_grid.js draws it with textContent only, so corpus text stays text.
+
+A card's title is a real link to the article's Explore address (a middle click opens a new tab); a plain
+click makes the article the seed through the component's `pick` trigger, scrolled to the top of the page.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+from urllib.parse import urlencode, urlsplit
+
+from app_views.columns import Column
+from explore.corpus.model import is_web_address
+from explore.query import Kind
+
+HERE = Path(__file__).resolve().parent
+GRID_KEY = "explore-columns"
+PICK = "pick"
+
+
+def read_label(url: str) -> str:
+    """The per-card link text, named after the site the article is on."""
+    host = (urlsplit(url).hostname or "").removeprefix("www.")
+    return "Read on Wikipedia" if host.endswith("wikipedia.org") else f"Read on {host}"
+
+
+def chooser_order(columns: Sequence[Column]) -> list[str]:
+    """The narrow screen's column chooser: the reader's mix first, then the page's order."""
+    keys = [str(column.query) for column in columns]
+    mixes = [str(column.query) for column in columns if column.query.kind is Kind.BLEND]
+    return mixes + [key for key in keys if key not in mixes]
+
+
+def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str], seed: str = "") -> dict:
+    """What card_grid.js draws: each column's heading, description, note and cards. `href(article_id)` is
+    the Explore address of an article as the seed (a query string); `seed` names the seed (its title, or the
+    free text), kept on the grid so a test or benchmark knows which seed the cards on screen belong to."""
+    order = chooser_order(columns)
+    return {
+        "seed": seed,
+        "per_row": int(per_row),
+        "first": order[0] if order else None,
+        "chooser_order": order,
+        "columns": [{
+            "key": str(column.query),
+            "heading": column.heading,
+            "description": column.description,
+            "note": column.note,
+            "score_name": "mix score" if column.query.kind is Kind.BLEND else "similarity",
+            "cards": [{
+                "id": card.id,
+                "title": card.title,
+                "href": href(card.id),
+                "snippet": card.snippet,
+                "score": None if card.score is None else round(float(card.score), 4),
+                "bar": card.bar,
+                "shared": [{"text": f"{aspect}: {label}", "inferred": False}
+                           for aspect, labels in card.shared.items() for label in labels],
+                "missing": list(card.missing),
+                "also_in": list(card.also_in),
+                "url": card.url if is_web_address(card.url) else "",
+                "read_label": read_label(card.url) if is_web_address(card.url) else "",
+            } for card in column.cards],
+        } for column in columns],
+    }
+
+
+def query_string(params: dict[str, str]) -> str:
+    return "?" + urlencode(params)
+
+
+_component = None
+
+
+def _mount():
+    global _component
+    if _component is None:
+        import streamlit as st
+
+        _component = st.components.v2.component(
+            "aspectnav_card_grid", css=(HERE / "card_grid.css").read_text(encoding="utf-8"),
+            js=(HERE / "card_grid.js").read_text(encoding="utf-8"), isolate_styles=False)
+    return _component
+
+
+def card_grid(data: dict, on_pick: Callable[[str], None]) -> None:
+    """Mount the grid; a click on a card's title calls `on_pick(article_id)` before the page reruns."""
+    import streamlit as st
+
+    def picked() -> None:
+        article_id = (st.session_state.get(GRID_KEY) or {}).get(PICK)
+        if article_id:
+            on_pick(article_id)
+
+    _mount()(data=data, key=GRID_KEY, on_pick_change=picked)
