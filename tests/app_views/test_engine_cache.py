@@ -37,3 +37,29 @@ def test_a_corpus_stored_meanwhile_is_read_again_with_its_engine(monkeypatch):
     assert after is not before and engine_cache.cached_engine(after).corpus is after
     assert engine_cache.cached_engine(after) is not engine
     st.cache_resource.clear()
+
+
+def test_a_corpus_encoded_on_its_first_open_opens_in_every_later_session(monkeypatch):
+    """A corpus imported while the app runs is encoded on its first open, which draws a bar; a later session
+    (a new reader, or a reload) must get the opened engine, not a replay of that bar (CacheReplayClosureError)."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app_pages.conftest import APP
+
+    class EncodingOpener:  # what Neighbourhood.open does for a corpus whose spaces are not built yet
+        @classmethod
+        def open(cls, corpus, progress=True):
+            for done in (0, 5, 10):
+                progress(done, 10)
+            return fixture_engine(corpus)
+
+    monkeypatch.setattr(engine_cache, "Neighbourhood", EncodingOpener)
+    st.cache_resource.clear()
+    store_corpus(fixture_corpus())
+    for session in range(3):
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.query_params.update(corpus="fixture", seed="Person 7")
+        at.run()
+        assert not at.exception, (session, [e.value for e in at.exception])
+        assert at.subheader[0].value == "Person 7"
+    st.cache_resource.clear()
