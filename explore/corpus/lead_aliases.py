@@ -77,7 +77,7 @@ def lead_aliases(title: str, lead: str) -> tuple[str, ...]:
     marked = re.sub(r"\(([^()]*)\)", mark, subject)
     parts = _SPLIT.split(marked)
     names: dict[str, None] = {}
-    own = fold(title)
+    own = {fold(title), fold(_DETERMINER.sub("", title))}  # "Nutcracker" is The Nutcracker's title, not an alias
     for number, (piece, separator) in enumerate(zip(parts[::2], [""] + parts[1::2])):
         inside = [brackets[int(index)] for index in re.findall(r"\x00(\d+)\x00", piece)]
         piece = re.sub(r"\s*\x00\d+\x00\s*", " ", piece).strip()
@@ -88,7 +88,7 @@ def lead_aliases(title: str, lead: str) -> tuple[str, ...]:
             names.update(dict.fromkeys([name] + [text.strip() for text in inside if _is_name(text.strip(), True)]))
     kept: dict[str, None] = {}
     for name in names:
-        if fold(name) not in {own, *map(fold, kept)} and len(fold(name)) >= 2:
+        if fold(name) not in {*own, *map(fold, kept)} and len(fold(name)) >= 2:
             kept[name] = None
     return tuple(kept)
 def _position_of_folded(text: str, folded_at: int) -> int:

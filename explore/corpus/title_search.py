@@ -26,8 +26,10 @@ WORD_START_WEIGHT = 0.95
 REORDERED_WEIGHT = 0.95
 # A query word shorter than this must be typed right (a prefix of a title's word): "ww" is not a typo of "war".
 MIN_TYPO_WORD = 4
-# A typo in one word is forgiven from this score on: stricter than a whole title ("pele" is not "people").
+# A typo in one word is forgiven from this score on: stricter than a whole title for a short word ("pele" is
+# not "people"), as loose from LONG_WORD letters on (one transposition: "mozrat" → "mozart").
 MIN_WORD_SCORE = 85.0
+LONG_WORD = 6
 # How a key was found, best first: the whole query; every query word the start of one of the key's words
 # (any order: "mozart", "wolfgang mozart", "curie marie"); the query inside a word; a near spelling.
 EXACT, WORDS, INSIDE, NEAR, MISS = range(5)
@@ -72,8 +74,10 @@ def numbered_acronyms(title: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([initials + _roman(number), initials + str(number)]))
 
 
-def _cdist(key: str, choices: list[str], scorer) -> np.ndarray:
-    return process.cdist([key], choices, scorer=scorer, processor=None, dtype=np.float32, workers=1)[0]
+def _cdist(key: str, choices: list[str], scorer, cutoff: float = 0.0) -> np.ndarray:
+    """`key` against every choice; scores under `cutoff` are 0 (and cost less: rapidfuzz stops early)."""
+    return process.cdist([key], choices, scorer=scorer, processor=None, dtype=np.float32, workers=1,
+                         score_cutoff=cutoff)[0]
 
 
 def _word_starts(folded: str) -> list[int]:
@@ -156,8 +160,8 @@ class TitleSearch:
     def search(self, query: str, limit: int = DEFAULT_LIMIT, near: bool = True) -> list[TitleMatch]:
         """The titles a reader typing `query` most likely means, best first: a title or alias the query
         folds to; then those whose words start with the query's words, in any order (typos forgiven
-        when `near`); then those containing it; then (when `near`) near spellings scoring at least
-        MIN_FUZZY_SCORE. Equally good matches go to the heavier article first, then the shorter key."""
+        when `near`); then those containing it; then, when `near` and no title has the query's words,
+        near spellings scoring at least MIN_FUZZY_SCORE. Equally good matches go to the heavier article first, then the shorter key."""
         key = fold(query)
         if not key or limit <= 0 or not self._folded:
             return []
@@ -168,13 +172,14 @@ class TitleSearch:
             if key in folded:
                 tier[row] = EXACT if folded == key else min(tier[row], INSIDE)
         quality[tier == EXACT] = 100.0
-        if near and np.count_nonzero(tier < MISS) < limit:  # near spellings only fill what is left
+        if near and not np.any(tier <= WORDS):  # near spellings only when no title has the query's words
             scores = self._scores(key)
             close = np.flatnonzero((scores >= MIN_FUZZY_SCORE) & (tier == MISS))
             close = close[np.argsort(-scores[close], kind="stable")][:limit]
             tier[close], quality[close] = NEAR, scores[close]
         rows = np.flatnonzero(tier < MISS)
-        order = np.lexsort((self._alphabetical[rows], self._lengths[rows], -self._weights[rows],
+        is_alias = np.array([bool(self._aliases[row]) for row in rows], dtype=bool)  # the title, when as good
+        order = np.lexsort((self._alphabetical[rows], self._lengths[rows], is_alias, -self._weights[rows],
                             -np.round(quality[rows]), tier[rows]))
         matches, taken = [], set()
         for row in rows[order]:
@@ -194,9 +199,10 @@ class TitleSearch:
         for word in words:
             alike = np.strings.startswith(self._vocabulary, word).astype(np.float64) * 100
             if typos and len(word) >= MIN_TYPO_WORD:
-                spelled = np.maximum(_cdist(word, self._vocabulary_list, fuzz.ratio),
-                                     _cdist(word, self._vocabulary_list, OSA.normalized_similarity) * 100)
-                alike = np.maximum(alike, np.where(spelled >= MIN_WORD_SCORE, spelled, 0.0))
+                cutoff = MIN_FUZZY_SCORE if len(word) >= LONG_WORD else MIN_WORD_SCORE
+                spelled = np.maximum(_cdist(word, self._vocabulary_list, fuzz.ratio, cutoff),
+                                     _cdist(word, self._vocabulary_list, OSA.normalized_similarity, cutoff / 100) * 100)
+                alike = np.maximum(alike, spelled)
             best = np.maximum.reduceat(alike[self._key_words], self._key_word_starts)
             worst = np.minimum(worst, best)
             total += best
@@ -205,16 +211,18 @@ class TitleSearch:
     def _scores(self, key: str) -> np.ndarray:
         """Per key: the best of the whole key, the query as the start of one of its words, and its
         words reordered; each as letters left out or added (Indel) or swapped and mistyped (OSA)."""
-        def alike(indel_choices, osa_choices) -> np.ndarray:
-            return np.maximum(_cdist(key, indel_choices, fuzz.ratio),
-                              _cdist(key, osa_choices, OSA.normalized_similarity) * 100)
+        def alike(indel_choices, osa_choices, weight: float = 1.0) -> np.ndarray:
+            cutoff = MIN_FUZZY_SCORE / weight  # only scores that can reach MIN_FUZZY_SCORE matter
+            return np.maximum(_cdist(key, indel_choices, fuzz.ratio, cutoff),
+                              _cdist(key, osa_choices, OSA.normalized_similarity, cutoff / 100) * 100) * weight
 
         # a word's start as long as the query (a letter swapped) and one longer (a letter left out)
-        heads = alike([tail[: len(key) + 1] for tail in self._tails], [tail[: len(key)] for tail in self._tails])
+        heads = alike([tail[: len(key) + 1] for tail in self._tails], [tail[: len(key)] for tail in self._tails],
+                      WORD_START_WEIGHT)
         word_start = np.zeros(len(self._folded), dtype=np.float32)
-        np.maximum.at(word_start, self._tail_rows, heads * WORD_START_WEIGHT)
-        reordered = _cdist(key, self._folded, fuzz.token_sort_ratio) * REORDERED_WEIGHT
-        return np.maximum.reduce([alike(self._folded, self._folded), word_start, reordered])
+        np.maximum.at(word_start, self._tail_rows, heads)
+        reordered = _cdist(key, self._folded, fuzz.token_sort_ratio, MIN_FUZZY_SCORE / REORDERED_WEIGHT)
+        return np.maximum.reduce([alike(self._folded, self._folded), word_start, reordered * REORDERED_WEIGHT])
 
     def closest(self, query: str, limit: int = 5) -> list[str]:
         """The titles of `search`, for messages that name the closest titles."""
