@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from explore.corpus.lead_aliases import lead_aliases
-from explore.corpus.mention_links import build_title_index, mention_links
+from explore.corpus.mention_links import COMMON_WORDS_DETAIL, build_title_index, common_word_titles, mention_links
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.corpus.vital_aspects import aspects_for
 from explore.errors import AspectNavError
@@ -80,6 +80,8 @@ def build_vital_corpus() -> Corpus:
         date=date.today().isoformat(),
         version=importlib.metadata.version(PACKAGE),
         links="mentions",
-        details={"license": "CC BY-SA 4.0 (Wikipedia)", "file": DATA_FILE},
+        details={"license": "CC BY-SA 4.0 (Wikipedia)", "file": DATA_FILE,
+                 COMMON_WORDS_DETAIL: json.dumps(common_word_titles([a.title for a in articles],
+                                                                     [a.text for a in articles]))},
     )
     return Corpus(name="vital", articles=articles, provenance=provenance)
