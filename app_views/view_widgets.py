@@ -90,6 +90,8 @@ def _title_search(corpus: Corpus) -> None:
             for article_id in match.ids:
                 article = corpus[article_id]
                 label = f"{match.title} ({article_id})" if len(match.ids) > 1 else match.title
+                if match.alias:  # found by another name: say which ("World War II · “WW2”")
+                    label = f"{label} · “{match.alias}”"
                 if st.button(escape_markdown(label), key=SUGGESTION_PREFIX + article_id,
                              type="primary" if match.exact else "secondary",
                              help=escape_markdown(article.description) or None):

@@ -4,7 +4,12 @@ Stored links have two problems a reader sees:
 - mention links (titles found in a lead) catch common words: "her husband" links *Husband*, "joint
   researches" links *Joint* (the anatomy). A one-word title the lead writes only in lower case
   (`named_only_as_common_word`) is hidden unless the lead is about it: unless the article is among
-  the seed's nearest `NEAR_SHARE` of the corpus in the generic space.
+  the seed's nearest `NEAR_SHARE` of the corpus in the generic space. A title the corpus writes
+  mostly as a common word (the build's `common_word_titles`: *Second*, *Area*, *History*) that the
+  lead writes only in lower case or inside a longer name ("the Second World War", "Greater Tokyo
+  Area") is hidden unless among the seed's nearest `COMMON_NEAR_SHARE` (*World War II* is near
+  *History* in the generic space, but no lead is about history by saying "deadliest in history"),
+  and always when the lead writes it only inside longer names (its "War" is the Second World War's).
 - stored links carry no reading order: mentions come in text order, Wikipedia's API lists links
   alphabetically, a JSONL file in whatever order it was written. They are ordered by generic
   similarity to the seed, unless the corpus's provenance declares them ranked
@@ -15,12 +20,15 @@ built on it stay as they are. Without a generic space, links are served as store
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
-from explore.corpus.mention_links import named_only_as_common_word
+from explore.corpus.mention_links import (COMMON_WORDS_DETAIL, named_only_as_common_word, named_only_in_passing,
+                                         named_only_inside_longer_names)
 from explore.corpus.model import Article, Corpus
 
 # "The lead is about it": the linked article is among the seed's nearest tenth of the corpus. A share,
@@ -28,6 +36,8 @@ from explore.corpus.model import Article, Corpus
 # MIN_NEAR articles nothing is hidden (too few to tell near from far).
 NEAR_SHARE = 0.10
 MIN_NEAR = 50
+# A common word mentioned in passing stays only when the lead is closely about it (its nearest hundredth).
+COMMON_NEAR_SHARE = 0.01
 RANKED = "ranked"
 
 
@@ -46,6 +56,16 @@ def links_are_ranked(corpus: Corpus) -> bool:
     return corpus.provenance.details.get("link_order") == RANKED
 
 
+@lru_cache(maxsize=8)
+def _common_words(listed: str) -> frozenset[str]:
+    return frozenset(json.loads(listed))
+
+
+def common_words(corpus: Corpus) -> frozenset[str]:
+    """The one-word titles the corpus's build found to be mostly common words (none if it did not say)."""
+    return _common_words(corpus.provenance.details.get(COMMON_WORDS_DETAIL, "[]"))
+
+
 def seed_links(corpus: Corpus, article: Article, similarities: np.ndarray | None) -> SeedLinks:
     """`article`'s links in the corpus (itself and repeats aside), common-word mentions hidden and
     the rest ordered by `similarities` (the seed's generic cosine to every corpus row; None: as stored)."""
@@ -57,8 +77,17 @@ def seed_links(corpus: Corpus, article: Article, similarities: np.ndarray | None
     near = max(MIN_NEAR, math.ceil(NEAR_SHARE * len(corpus)))
     if corpus.provenance.links == "mentions" and near < len(corpus):
         threshold = np.partition(similarities, -near)[-near]
-        hidden = [i for i in ids if similarities[position[i]] < threshold
-                  and named_only_as_common_word(corpus[i].title, article.text)]
+        closely = max(MIN_NEAR, math.ceil(COMMON_NEAR_SHARE * len(corpus)))
+        close_threshold = np.partition(similarities, -closely)[-closely]
+        common = common_words(corpus)
+
+        def in_passing(i: str) -> bool:
+            title, similarity = corpus[i].title, similarities[position[i]]
+            if title in common and named_only_inside_longer_names(title, article.text):
+                return True  # "Second" of "the Second World War" is no mention of the unit of time
+            return (similarity < threshold and named_only_as_common_word(title, article.text)) or (
+                similarity < close_threshold and title in common and named_only_in_passing(title, article.text))
+        hidden = [i for i in ids if in_passing(i)]
     kept = [i for i in ids if i not in hidden]
     if links_are_ranked(corpus):
         return SeedLinks(tuple(kept), tuple(hidden), False)

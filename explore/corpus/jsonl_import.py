@@ -32,6 +32,7 @@ class ArticleLine(BaseModel):
     description: str | None = Field(None, description="a string")
     url: str | None = Field(None, description="a string")
     links: list[str] | None = Field(None, description="a list of article ids (strings)")
+    aliases: list[_Text] | None = Field(None, description="a list of non-empty strings (other names of the article)")
     aspects: dict[_Text, list[_Text]] | None = Field(
         None, description="an object mapping each non-empty aspect name to a list of non-empty strings (its labels)")
 
@@ -145,6 +146,7 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
                 url=(record.url or "").strip(),
                 links=tuple(links),
                 aspects=aspects,
+                aliases=tuple(dict.fromkeys(record.aliases or ())),
             )
         )
     has_links = any(a.links for a in articles)

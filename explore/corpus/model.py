@@ -30,7 +30,8 @@ def is_web_address(url: str) -> bool:
 
 @dataclass(frozen=True)
 class Article:
-    """One article. `aspects` maps an aspect name to its labels; a missing name = no label."""
+    """One article. `aspects` maps an aspect name to its labels; a missing name = no label.
+    `aliases`: other names readers search it by ("Second World War" for World War II)."""
 
     id: str
     title: str
@@ -39,6 +40,7 @@ class Article:
     url: str = ""
     links: tuple[str, ...] = ()
     aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.url and not is_web_address(self.url):
@@ -104,9 +106,16 @@ class Corpus:
         return by_title
 
     @cached_property
+    def incoming_links(self) -> Counter:
+        """How many articles of the corpus link to each article id."""
+        return Counter(link for article in self.articles for link in set(article.links))
+
+    @cached_property
     def title_search(self) -> TitleSearch:
-        """The one title search (case, accents, typos), built on first use and kept with the corpus."""
-        return TitleSearch(self.ids_by_title)
+        """The one title search (case, accents, typos, word order, aliases), built on first use and kept
+        with the corpus; equally good matches go to the article more articles link to."""
+        aliases = {article.id: article.aliases for article in self.articles if article.aliases}
+        return TitleSearch(self.ids_by_title, aliases, self.incoming_links)
 
     def __getitem__(self, article_id: str) -> Article:
         return self.articles[self.position[article_id]]
@@ -115,8 +124,8 @@ class Corpus:
         return article_id in self.position
 
     def find(self, query: str) -> Article:
-        """Resolve a title (also in another case or without its accents) or an id; unknown → closest
-        titles, shared → ids."""
+        """Resolve a title (also in another case or without its accents), an id, or else an alias;
+        unknown → closest titles, shared → ids."""
         if query is None or not str(query).strip():
             raise UnknownArticleError(str(query or ""), [], self.name)
         query = str(query).strip()
@@ -124,7 +133,8 @@ class Corpus:
         if not ids and query in self.position:
             return self[query]
         if not ids:
-            ids = [article_id for match in self.title_search.exact(query) for article_id in match.ids]
+            ids = [article_id for match in self.title_search.exact(query, aliases=True) for article_id in match.ids]
+            ids = list(dict.fromkeys(ids))
         if ids and len(ids) == 1:
             return self[ids[0]]
         if ids:

@@ -9,7 +9,8 @@ from datetime import date
 from pathlib import Path
 from urllib.parse import quote
 
-from explore.corpus.mention_links import build_title_index, mention_links
+from explore.corpus.lead_aliases import lead_aliases
+from explore.corpus.mention_links import COMMON_WORDS_DETAIL, build_title_index, common_word_titles, mention_links
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.corpus.vital_aspects import aspects_for
 from explore.errors import AspectNavError
@@ -42,10 +43,10 @@ def wikipedia_url(title: str) -> str:
 def vital_fingerprint() -> str:
     """What a vital build depends on besides its package's pinned data: the code that builds it, the label
     tables in assets/aspects/, and the versions of the data package and of pycountry (country names)."""
-    from explore.corpus import mention_links, model, vital_aspects
+    from explore.corpus import lead_aliases, mention_links, model, vital_aspects
 
     digest = hashlib.sha256()
-    for module_file in (__file__, mention_links.__file__, model.__file__, vital_aspects.__file__):
+    for module_file in (__file__, lead_aliases.__file__, mention_links.__file__, model.__file__, vital_aspects.__file__):
         digest.update(Path(module_file).read_bytes())
     for table in sorted(vital_aspects.TABLES_DIR.glob("*.json")):
         digest.update(table.name.encode() + table.read_bytes())
@@ -55,7 +56,7 @@ def vital_fingerprint() -> str:
 
 
 def build_vital_corpus() -> Corpus:
-    """Read the leads, label their aspects and derive mention links."""
+    """Read the leads, label their aspects, derive mention links and the aliases the leads give."""
     records = json.loads(vital_data_path().read_text(encoding="utf-8"))
     rows = sorted(records.values(), key=lambda r: r["title"])
     index = build_title_index((article_id(r["title"]), r["title"]) for r in rows)
@@ -71,6 +72,7 @@ def build_vital_corpus() -> Corpus:
                 url=wikipedia_url(title),
                 links=tuple(mention_links(text, article_id(title), index)),
                 aspects={k: tuple(v) for k, v in aspects_for(title, description, row.get("topic", "")).items()},
+                aliases=lead_aliases(title, text),
             )
         )
     provenance = Provenance(
@@ -78,6 +80,8 @@ def build_vital_corpus() -> Corpus:
         date=date.today().isoformat(),
         version=importlib.metadata.version(PACKAGE),
         links="mentions",
-        details={"license": "CC BY-SA 4.0 (Wikipedia)", "file": DATA_FILE},
+        details={"license": "CC BY-SA 4.0 (Wikipedia)", "file": DATA_FILE,
+                 COMMON_WORDS_DETAIL: json.dumps(common_word_titles([a.title for a in articles],
+                                                                     [a.text for a in articles]))},
     )
     return Corpus(name="vital", articles=articles, provenance=provenance)

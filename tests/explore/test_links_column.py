@@ -55,3 +55,24 @@ def test_the_description_says_how_links_are_ordered():
     assert links_description(corpus(), True).endswith("ordered by similarity to the seed.")
     assert "approximation" in links_description(corpus(), True)
     assert links_description(corpus("hyperlinks"), False) == "The articles this one links to, in the source's order."
+
+
+def test_common_words_named_in_passing_are_hidden_unless_the_lead_is_closely_about_them():
+    import json
+
+    from explore.corpus.mention_links import COMMON_WORDS_DETAIL
+    lead = ("World War II, or the Second World War, was the deadliest conflict in history; "
+            "it spread disease and total war to Japan and the Greater Tokyo Area.")
+    named = [Article("WW2", "World War II", lead, links=("Second", "History", "Disease", "War", "Japan", "Area")),
+             *(Article(i, i, f"About {i}.") for i in ("Second", "History", "Disease", "War", "Japan", "Area"))]
+    filler = [Article(f"f{i}", f"Filler {i}", "Something else.") for i in range(6000)]  # 10%: 601, 1%: 60
+    common = json.dumps(["Area", "Disease", "History", "Second", "War"])
+    c = Corpus("wars", named + filler, Provenance("test", "2026-01-01", links="mentions",
+                                                  details={COMMON_WORDS_DETAIL: common}))
+    # all near the seed (nearest 10%); War and Japan among its nearest 1%, History and Disease behind 100 fillers
+    values = {"WW2": 1.0, "War": 0.95, "Japan": 0.9, "Second": 0.92, "Area": 0.91, "History": 0.6, "Disease": 0.6}
+    values.update({f"f{i}": 0.7 for i in range(100)})
+    links = seed_links(c, c["WW2"], np.array([values.get(a.id, 0.1) for a in c]))
+    assert set(links.hidden) == {"Second", "Area", "History", "Disease"}  # inside longer names; lower case, not close
+    assert links.ids == ("War", "Japan")  # "total war" in lower case, but the lead is closely about war
+    assert seed_links(corpus(), corpus()["Curie"], similarities(corpus())).hidden == ("Husband",)  # no list: as before

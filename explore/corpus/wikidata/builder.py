@@ -15,8 +15,9 @@ from explore.corpus.wikidata.fetch_cache import FetchCache, wikidata_cache_dir
 from explore.corpus.wikidata.http_etiquette import Etiquette
 from explore.corpus.wikidata.mediawiki import (LEADS_PER_REQUEST, RANDOM_PER_REQUEST, TITLES_PER_REQUEST,
                                                MediaWikiClient, WikiPage, wikipedia_api)
-from explore.corpus.wikidata.queries import (aspect_values_query, members_page_query, noise_check_query,
-                                             parse_aspect_values, parse_members, parse_noise_checks)
+from explore.corpus.wikidata.queries import (aliases_query, aspect_values_query, members_page_query,
+                                             noise_check_query, parse_aliases, parse_aspect_values, parse_members,
+                                             parse_noise_checks)
 from explore.corpus.wikidata.recipes import Recipe
 from explore.corpus.wikidata.sparql import WIKIDATA_ENDPOINT, SparqlClient
 from explore.errors import AspectNavError
@@ -122,7 +123,8 @@ class WikidataCorpusBuilder:
             raise NoClassArticlesError(self._no_class_articles())
         noise = self._noise(entries)
         links = self._links([entry.page.title for entry in [*entries.values(), *noise]])
-        corpus = self._assemble([*entries.values(), *noise], links)
+        aliases = self._aliases([*entries, *(entry.qid for entry in noise)])
+        corpus = self._assemble([*entries.values(), *noise], links, aliases)
         self.summary.fetched, self.summary.from_cache = self.cache.counts.fetched, self.cache.counts.cached
         return corpus
 
@@ -163,6 +165,14 @@ class WikidataCorpusBuilder:
                 values.update(parse_aspect_values(self.recipe, rows))
                 bar.update(len(batch))
         return values
+
+    def _aliases(self, qids: list[str]) -> dict[str, tuple[str, ...]]:
+        aliases: dict[str, tuple[str, ...]] = {}
+        with self._bar("Aliases", len(qids)) as bar:
+            for batch in _batches(qids, self.settings.items_per_query):
+                aliases.update(parse_aliases(self.sparql.select(aliases_query(self.recipe, batch))))
+                bar.update(len(batch))
+        return aliases
 
     def _pages(self, titles: list[str], stage: str | None) -> dict[str, WikiPage | None]:
         pages: dict[str, WikiPage | None] = {}
@@ -222,8 +232,9 @@ class WikidataCorpusBuilder:
                 bar.update(len(batch))
         return links
 
-    def _assemble(self, entries: list[_Entry], links) -> Corpus:
-        """Links become ids of corpus articles (directly or through a redirect), in API order."""
+    def _assemble(self, entries: list[_Entry], links, aliases: dict[str, tuple[str, ...]]) -> Corpus:
+        """Links become ids of corpus articles (directly or through a redirect), in API order; an item's
+        aliases are kept but its article's own title."""
         id_by_title = {}
         for entry in entries:
             for redirect in links[entry.page.title].redirects:
@@ -235,7 +246,8 @@ class WikidataCorpusBuilder:
             linked = tuple(dict.fromkeys(t for t in targets if t is not None and t != entry.qid))
             articles.append(Article(id=entry.qid, title=entry.page.title, text=entry.page.text,
                                     description=entry.description, url=entry.page.url, links=linked,
-                                    aspects=entry.aspects))
+                                    aspects=entry.aspects,
+                                    aliases=tuple(a for a in aliases.get(entry.qid, ()) if a != entry.page.title)))
         for aspect in self.recipe.aspects.values():
             self.summary.aspect_articles[aspect] = sum(1 for article in articles if article.labels(aspect))
         self.summary.links = sum(len(article.links) for article in articles)

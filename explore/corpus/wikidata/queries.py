@@ -13,6 +13,7 @@ PREFIXES = """PREFIX wd: <http://www.wikidata.org/entity/>
 PREFIX wdt: <http://www.wikidata.org/prop/direct/>
 PREFIX schema: <http://schema.org/>
 PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
 """
 
 
@@ -74,6 +75,14 @@ def aspect_values_query(recipe: Recipe, qids: list[str]) -> str:
 }}"""
 
 
+def aliases_query(recipe: Recipe, qids: list[str]) -> str:
+    """The items' aliases in the recipe's language (Wikidata's "also known as", skos:altLabel)."""
+    return PREFIXES + f"""SELECT ?item ?alias WHERE {{
+  VALUES ?item {{ {_values(qids)} }}
+  ?item skos:altLabel ?alias . FILTER(LANG(?alias) = {_lang(recipe.language)})
+}}"""
+
+
 def noise_check_query(recipe: Recipe, qids: list[str]) -> str:
     """For candidate noise items: are they in the class (they must not be), and their description."""
     return PREFIXES + f"""SELECT ?item ?description ?member WHERE {{
@@ -119,6 +128,16 @@ def parse_aspect_values(recipe: Recipe, rows: list[Row]) -> dict[str, dict[str, 
         qid: {aspect: tuple(sorted(labels)) for aspect, labels in by_aspect.items()}
         for qid, by_aspect in collected.items()
     }
+
+
+def parse_aliases(rows: list[Row]) -> dict[str, tuple[str, ...]]:
+    """{qid: aliases}, each item's sorted so any server's answer order reads the same."""
+    collected: dict[str, set[str]] = {}
+    for row in rows:
+        qid, alias = qid_of(row.get("item")), _text(row, "alias").strip()
+        if qid and alias:
+            collected.setdefault(qid, set()).add(alias)
+    return {qid: tuple(sorted(aliases)) for qid, aliases in collected.items()}
 
 
 def parse_noise_checks(rows: list[Row]) -> dict[str, NoiseCheck]:

@@ -9,7 +9,8 @@ from explore.corpus.model import Article, Corpus, Provenance
 def small_corpus() -> Corpus:
     articles = [
         Article("curie", "Marie Curie", "Physicist and chemist.", "Polish-French physicist", "",
-                ("pierre", "radium"), {"country": ("Poland", "France"), "occupation": ("physicist", "chemist")}),
+                ("pierre", "radium"), {"country": ("Poland", "France"), "occupation": ("physicist", "chemist")},
+                aliases=("Maria Skłodowska-Curie",)),
         Article("pierre", "Pierre Curie", "French physicist.", "French physicist", "",
                 ("curie",), {"country": ("France",), "occupation": ("physicist",)}),
         Article("radium", "Radium", "A chemical element.", "", "", (), {}),

@@ -9,7 +9,8 @@ from explore.errors import CorpusFormatError
 
 GOOD = [
     {"id": "a", "title": "Alpha", "text": "First.", "links": ["b", "zzz", "a"], "aspects": {"country": ["France"]}},
-    {"id": "b", "title": "Beta", "text": "Second.", "description": "second letter", "aspects": {"country": ["Italy"]}},
+    {"id": "b", "title": "Beta", "text": "Second.", "description": "second letter", "aspects": {"country": ["Italy"]},
+     "aliases": ["Second letter", "B", "B"]},
     {"id": "c", "title": "Gamma", "text": "Third.", "url": "https://example.org/c"},
 ]
 
@@ -28,6 +29,8 @@ def test_import_keeps_fields_and_drops_unknown_links(tmp_path):
     assert corpus["b"].aspects == {"country": ("Italy",)}
     assert corpus["c"].url == "https://example.org/c"
     assert corpus.provenance.links == "hyperlinks"
+    assert corpus["b"].aliases == ("Second letter", "B") and corpus["a"].aliases == ()
+    assert corpus.title_search.search("second letter")[0].alias == "Second letter"
 
 
 @pytest.mark.parametrize(
@@ -43,6 +46,8 @@ def test_import_keeps_fields_and_drops_unknown_links(tmp_path):
         ('{"id": "d", "title": "D", "text": "x", "links": "a"}', "links", "list of article ids"),
         ('{"id": "d", "title": "D", "text": "x", "aspects": {"country": [1]}}', "aspects.country", "non-empty strings"),
         ('{"id": "d", "title": "D", "text": "x", "colour": "red"}', "colour", "unknown field"),
+        ('{"id": "d", "title": "D", "text": "x", "aliases": "Dee"}', "aliases", "list of non-empty strings"),
+        ('{"id": "d", "title": "D", "text": "x", "aliases": ["Dee", " "]}', "aliases", "non-empty strings"),
         ('{"id": "a", "title": "D", "text": "x"}', "id", "duplicate id 'a' (first on line 1)"),
     ],
 )

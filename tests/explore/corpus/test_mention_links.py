@@ -47,3 +47,19 @@ def test_a_one_word_title_named_only_in_lower_case_is_a_common_word():
     assert not named_only_as_common_word("Nobel Prize", text)  # multi-word titles are specific
     assert not named_only_as_common_word("Chemistry", text)  # not mentioned at all
     assert not named_only_as_common_word("physics", text)  # a lower-case title is no name to tell apart
+
+
+def test_common_word_titles_come_from_how_the_corpus_writes_them():
+    from explore.corpus.mention_links import common_word_titles
+    texts = ["It took a second look at the history of the area.", "A second time, and in history.",
+             "Japan and Korea met in the Second World War.", "Trade with Japan grew; the area grew."]
+    assert common_word_titles(["Second", "History", "Area", "Japan", "Korea", "World War II"], texts) == [
+        "Area", "History", "Second"]  # lower case mostly; Japan and Korea only as names
+
+
+def test_a_title_named_only_inside_longer_names_or_in_lower_case_is_named_in_passing():
+    from explore.corpus.mention_links import named_only_in_passing, named_only_inside_longer_names
+    lead = "The Second World War reached the Greater Tokyo Area. Japan lost; history was made. War ended."
+    assert named_only_inside_longer_names("Second", lead) and named_only_inside_longer_names("Area", lead)
+    assert named_only_in_passing("History", lead) and not named_only_inside_longer_names("History", lead)
+    assert not named_only_in_passing("Japan", lead) and not named_only_in_passing("War", lead)  # on their own

@@ -13,6 +13,24 @@ def test_round_trip_keeps_everything(small_corpus, tmp_path):
     assert loaded.content_hash == small_corpus.content_hash
 
 
+def test_a_store_written_before_aliases_still_loads(small_corpus, tmp_path):
+    import hashlib
+    import json
+
+    import pyarrow.parquet as pq
+
+    from explore.corpus.store import CARD_FILE
+    directory = save_corpus(small_corpus, tmp_path / "old")
+    table = pq.read_table(directory / ARTICLES_FILE).drop_columns(["aliases"])
+    pq.write_table(table, directory / ARTICLES_FILE)
+    card = json.loads((directory / CARD_FILE).read_text())
+    card["articles_sha256"] = hashlib.sha256((directory / ARTICLES_FILE).read_bytes()).hexdigest()
+    (directory / CARD_FILE).write_text(json.dumps(card))
+    loaded = load_corpus(directory)
+    assert small_corpus["curie"].aliases and loaded["curie"].aliases == ()
+    assert [a.title for a in loaded] == [a.title for a in small_corpus]
+
+
 def test_replacing_a_corpus_leaves_no_staging_dirs(small_corpus, tmp_path):
     save_corpus(small_corpus, tmp_path / "small")
     save_corpus(small_corpus, tmp_path / "small")

@@ -1,5 +1,5 @@
 """The one title search: case, accents, typos and word order forgiven; exact and prefix matches first."""
-from explore.corpus.title_search import TitleSearch, fold
+from explore.corpus.title_search import TitleSearch, fold, numbered_acronyms
 
 TITLES = {title: [f"id-{n}"] for n, title in enumerate([
     "Marie Curie", "Pierre Curie", "Marie Antoinette", "Pelé", "Mount Pelée", "Ur", "Paris", "Paris Commune",
@@ -52,3 +52,54 @@ def test_exact_keeps_every_article_of_a_shared_title_and_limit_caps():
     assert SEARCH.exact("merc") == []
     assert len(SEARCH.search("a", limit=3)) == 3
     assert SEARCH.closest("Marie Cury", 1) == ["Marie Curie"]
+
+
+# A small corpus shaped like the cases readers hit: partial names, word order, aliases, acronyms, ties.
+NAMED = TitleSearch(
+    {title: [title.replace(" ", "_")] for title in [
+        "Wolfgang Amadeus Mozart", "Symphony No. 41 (Mozart)", "Moat", "World War II", "World War I",
+        "Second Boer War", "Mahatma Gandhi", "Tokyo", "Theatre"]},
+    aliases={"World_War_II": ["Second World War"], "Mahatma_Gandhi": ["Mohandas Karamchand Gandhi"],
+             "Tokyo": ["Tokyo Metropolis", "Edo"], "Theatre": ["theater"], "unknown-id": ["Ghost"]},
+    weights={"Wolfgang_Amadeus_Mozart": 120, "Symphony_No._41_(Mozart)": 3, "World_War_II": 300},
+)
+
+
+def named(query, **options):
+    return [(match.title, match.alias) for match in NAMED.search(query, **options)]
+
+
+def test_partial_names_and_word_order_find_the_article():
+    assert named("wolfgang mozart")[0] == ("Wolfgang Amadeus Mozart", "")
+    assert named("mozart wolfgang")[0] == ("Wolfgang Amadeus Mozart", "")
+    assert named("wolfgang mozrat")[0] == ("Wolfgang Amadeus Mozart", "")  # a transposed letter in one word
+
+
+def test_equally_good_matches_go_to_the_better_linked_article_and_typos_come_after():
+    assert [title for title, _ in named("mozart")] == ["Wolfgang Amadeus Mozart", "Symphony No. 41 (Mozart)", "Moat"]
+
+
+def test_an_alias_finds_the_article_and_says_which_alias_matched():
+    match = NAMED.search("second world war")[0]
+    assert (match.title, match.alias, match.ids, match.exact) == ("World War II", "Second World War",
+                                                                   ("World_War_II",), True)
+    assert named("gandhi mohandas")[0] == ("Mahatma Gandhi", "Mohandas Karamchand Gandhi")
+    assert named("edo")[0] == ("Tokyo", "Edo")
+    assert [title for title, _ in named("tokyo")] == ["Tokyo"]  # one match per article, by its title
+    assert named("theat")[0] == ("Theatre", "")  # the title, when it matches as well as an alias
+    assert named("ghost") == []  # an alias of an id not in the corpus is left out
+
+
+def test_numbered_titles_are_found_by_their_acronyms():
+    assert numbered_acronyms("World War II") == ("WWII", "WW2")
+    assert numbered_acronyms("Final Fantasy 7") == ("FFVII", "FF7")
+    assert numbered_acronyms("Elizabeth II") == numbered_acronyms("War of 1812") == numbered_acronyms("Paris") == ()
+    assert named("ww2")[0] == ("World War II", "WW2") and named("WWII")[0] == ("World War II", "WWII")
+    assert named("ww1")[0] == ("World War I", "WW1")
+
+
+def test_unknown_titles_still_offer_the_closest_and_aliases_resolve_only_when_asked():
+    assert named("tokio")[0] == ("Tokyo", "")
+    assert NAMED.closest("Mahatma Ghandi", 1) == ["Mahatma Gandhi"]
+    assert NAMED.exact("second world war") == []
+    assert [match.ids for match in NAMED.exact("second world war", aliases=True)] == [("World_War_II",)]

@@ -10,6 +10,7 @@ WD = "http://www.wikidata.org/entity/"
 WDT = "http://www.wikidata.org/prop/direct/"
 SCHEMA = "http://schema.org/"
 RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+SKOS_ALT_LABEL = "http://www.w3.org/2004/02/skos/core#altLabel"
 
 BUSINESS, COMPANY, ENTERPRISE, PUBLIC_COMPANY = "Q4830453", "Q783794", "Q6881511", "Q891723"
 
@@ -23,6 +24,8 @@ class Item:
     enwiki: str = ""  # sitelink title on English Wikipedia
     dewiki: str = ""
     label_de: str = ""
+    aliases: tuple[str, ...] = ()  # English "also known as"
+    aliases_de: tuple[str, ...] = ()
 
 
 ITEMS = [
@@ -39,13 +42,13 @@ ITEMS = [
     Item("Q190117", "automotive industry"),
     # the class (via subclasses at one or two levels, or directly)
     Item("Q95", "Google", "American technology company", {"P31": [PUBLIC_COMPANY], "P17": ["Q30"], "P452": ["Q11661"]},
-         enwiki="Google", dewiki="Google"),
+         enwiki="Google", dewiki="Google", aliases=("Google LLC", "Google Inc."), aliases_de=("Google-Konzern",)),
     Item("Q312", "Apple Inc.", "American technology company", {"P31": [COMPANY], "P17": ["Q30"], "P452": ["Q11661"]},
          enwiki="Apple Inc."),
     Item("Q9584", "Honda", "Japanese manufacturer", {"P31": [PUBLIC_COMPANY], "P17": ["Q17"], "P452": ["Q190117"]},
          enwiki="Honda"),
     Item("Q26678", "BMW", "German automaker", {"P31": [COMPANY], "P17": ["Q183"], "P452": ["Q190117"]},
-         enwiki="BMW"),
+         enwiki="BMW", aliases=("Bayerische Motoren Werke", "BMW")),  # its own title: not an alias
     Item("Q40993", "Porsche", "", {"P31": [BUSINESS], "P17": ["Q183", "Q999001"]}, enwiki="Porsche"),
     Item("Q53268", "Toyota", "Japanese automaker", {"P31": [COMPANY], "P17": ["Q17"], "P452": ["Q190117"]},
          enwiki="Toyota"),  # a sitelink that Wikipedia redirects
@@ -56,7 +59,8 @@ ITEMS = [
     Item("Q42", "Douglas Adams", "English writer", {"P31": ["Q5"]}, enwiki="Douglas Adams"),
     Item("Q64", "Berlin", "capital of Germany", {"P31": ["Q515"], "P17": ["Q183"]}, enwiki="Berlin"),
     Item("Q90", "Paris", "capital of France", {"P31": ["Q515"]}, enwiki="Paris"),
-    Item("Q1490", "Tokyo", "capital of Japan", {"P31": ["Q515"], "P17": ["Q17"]}, enwiki="Tokyo"),
+    Item("Q1490", "Tokyo", "capital of Japan", {"P31": ["Q515"], "P17": ["Q17"]}, enwiki="Tokyo",
+         aliases=("Tokyo Metropolis", "Edo")),
     Item("Q1726", "Munich", "city in Germany", {"P31": ["Q515"]}, enwiki="Munich"),
 ]
 
@@ -97,6 +101,8 @@ EXPECTED_LINKS = {
     "Q26678": ("Q40993", "Q64"), "Q40993": ("Q26678",), "Q53268": ("Q9584", "Q1490"),
     "Q42": ("Q312",), "Q64": ("Q90", "Q26678"), "Q90": ("Q64",), "Q1490": ("Q53268", "Q9584"),
 }
+EXPECTED_ALIASES = {"Q95": ("Google Inc.", "Google LLC"), "Q26678": ("Bayerische Motoren Werke",),
+                    "Q1490": ("Edo", "Tokyo Metropolis")}
 EXPECTED_ASPECTS = {
     "Q95": {"country": ("United States",), "industry": ("information technology",)},
     "Q312": {"country": ("United States",), "industry": ("information technology",)},
@@ -118,6 +124,8 @@ def n_triples() -> str:
         for text, language in ((item.label, "en"), (item.label_de, "de")):
             if text:
                 lines.append(f"{subject} <{RDFS_LABEL}> {_literal(text, language)} .")
+        for aliases, language in ((item.aliases, "en"), (item.aliases_de, "de")):
+            lines.extend(f"{subject} <{SKOS_ALT_LABEL}> {_literal(alias, language)} ." for alias in aliases)
         if item.description:
             lines.append(f"{subject} <{SCHEMA}description> {_literal(item.description, 'en')} .")
             lines.append(f"{subject} <{SCHEMA}description> {_literal('Beschreibung', 'de')} .")

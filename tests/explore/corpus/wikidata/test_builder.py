@@ -7,7 +7,7 @@ from explore.corpus.registry import open_corpus, store_corpus
 from explore.corpus.wikidata.builder import build_wikidata_corpus
 from explore.corpus.wikidata.recipes import load_recipe
 
-from .fixture_world import EXPECTED_ASPECTS, EXPECTED_IDS, EXPECTED_LINKS
+from .fixture_world import EXPECTED_ALIASES, EXPECTED_ASPECTS, EXPECTED_IDS, EXPECTED_LINKS
 
 
 def test_companies_recipe_yields_expected_articles_labels_links_and_noise(companies, settings, services):
@@ -16,6 +16,8 @@ def test_companies_recipe_yields_expected_articles_labels_links_and_noise(compan
     assert [article.id for article in corpus] == EXPECTED_IDS
     assert {article.id: article.links for article in corpus} == EXPECTED_LINKS
     assert {article.id: dict(article.aspects) for article in corpus if article.aspects} == EXPECTED_ASPECTS
+    # English aliases only, the article's own title left out; noise articles (Tokyo) keep theirs
+    assert {article.id: article.aliases for article in corpus if article.aliases} == EXPECTED_ALIASES
     toyota, douglas = corpus["Q53268"], corpus["Q42"]
     assert toyota.title == "Toyota Motor Corporation"  # the sitelink redirects on Wikipedia
     assert toyota.text == "Toyota is a Japanese automaker."
@@ -43,6 +45,9 @@ def test_built_corpus_round_trips_through_the_store(companies, settings, service
     reloaded = open_corpus("companies")
     assert [a.id for a in reloaded] == EXPECTED_IDS
     assert reloaded["Q95"].links == EXPECTED_LINKS["Q95"]
+    assert reloaded["Q95"].aliases == EXPECTED_ALIASES["Q95"]
+    assert reloaded.find("Bayerische Motoren Werke").id == "Q26678"  # an alias finds its article
+    assert reloaded.title_search.search("edo")[0].alias == "Edo"
     assert reloaded.provenance.details["recipe"] == "companies"
 
 
