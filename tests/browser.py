@@ -124,4 +124,28 @@ def shot(driver, name: str) -> Path:
 
 
 def buttons(driver, prefix: str):
+    """The buttons whose widget key starts with `prefix`; for `card-<column>` (a column's query with ':' written
+    '-', e.g. card-aspect-country-), the title links of that column's cards in Explore's card grid."""
+    if prefix.startswith("card-"):
+        return card_links(driver, prefix.removeprefix("card-").rstrip("-"))
     return driver.find_elements("css selector", f'[class*="st-key-{prefix}"] button')
+
+
+def card_links(driver, column: str):
+    """The title links of the cards in the Explore column whose query is `column` ('aspect-country' or
+    'aspect:country', 'links', 'generic', 'blend…')."""
+    wanted = column.replace(":", "-")
+    return [link for box in driver.find_elements("css selector", ".an-col[data-column]")
+            if box.get_attribute("data-column").replace(":", "-").startswith(wanted)
+            for link in box.find_elements("css selector", "a.an-title")]
+
+
+def column_headings(driver) -> list[str]:
+    """Explore's column headings, in page order."""
+    return [e.text for e in driver.find_elements("css selector", ".an-grid .an-heading")]
+
+
+def grid_seed(driver) -> str:
+    """The seed whose neighbours the card grid shows (its title, or the free text)."""
+    grids = driver.find_elements("css selector", ".an-grid")
+    return grids[0].get_attribute("data-seed") if grids else ""

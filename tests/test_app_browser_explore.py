@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from tests.browser import buttons, idle, shot, wait
+from tests.browser import buttons, column_headings, idle, shot, wait
 
 pytestmark = pytest.mark.slow
 
@@ -27,8 +27,8 @@ def _main_text(driver) -> str:
 
 
 def _heading_top(driver, heading: str) -> float:
-    """The page y-position of a column heading (bold text), scrolled or not."""
-    element = driver.find_element("xpath", f"//strong[normalize-space()='{heading}']")
+    """The page y-position of a column heading, scrolled or not."""
+    element = next(e for e in driver.find_elements("css selector", ".an-heading") if e.text.strip() == heading)
     return driver.execute_script("return arguments[0].getBoundingClientRect().top + window.scrollY;", element)
 
 
@@ -46,7 +46,7 @@ def test_marie_curie_cards_show_every_shared_label_in_full(server, browser):
         const spans = [...document.querySelectorAll('[data-testid="stMain"] span')]
             .filter(s => s.textContent.trim() === 'occupation: physicist');
         return spans.map(s => {
-            const block = s.closest('[data-testid="stCaptionContainer"], [data-testid="stMarkdownContainer"]');
+            const block = s.closest('.an-card, [data-testid="stMarkdownContainer"]');
             const cut = getComputedStyle(s).textOverflow === 'ellipsis' && s.scrollWidth > s.clientWidth;
             return [s.textContent, block.scrollWidth, block.clientWidth, cut];
         });""")
@@ -56,7 +56,7 @@ def test_marie_curie_cards_show_every_shared_label_in_full(server, browser):
     text = _main_text(browser)
     assert "occupation: phy…" not in text and "similarity 0." in text and "also in: " in text
     assert "Similar overall" in text and "Your mix:" in text
-    assert "Marie Curie has no topic label, so that space is left out." in text
+    assert "Marie Curie has no topic label, so the topic space is left out." in text
     shot(browser, "explore_marie_curie.png")
     _scroll_to(browser, "generic")
     time.sleep(0.5)
@@ -66,11 +66,12 @@ def test_marie_curie_cards_show_every_shared_label_in_full(server, browser):
 def test_a_seed_without_country_or_occupation_says_so_in_one_line(server, browser):
     _open(browser, f"{server}/?seed=Chlorophyll")
     text = _main_text(browser)
-    assert "Chlorophyll has no country or occupation label, so those spaces are left out." in text
-    headings = [e.text for e in browser.find_elements("css selector", '[data-testid="stMarkdownContainer"] p > strong')]
+    assert "Chlorophyll has no country or occupation label, so the country, occupation, union and intersection spaces are left out." in text
+    headings = column_headings(browser)
     assert "country space" not in headings and "occupation space" not in headings
-    assert {"Wikipedia links", "generic", "your mix", "topic space", "union space", "intersection space"} <= set(headings)
-    _scroll_to(browser, "Chlorophyll has no country or occupation label, so those spaces are left out.", "p", "center")
+    assert {"Wikipedia links", "generic", "your mix", "topic space"} <= set(headings)
+    assert "union space" not in headings and "intersection space" not in headings
+    _scroll_to(browser, "Chlorophyll has no country or occupation label, so the country, occupation, union and intersection spaces are left out.", "p", "center")
     time.sleep(0.5)
     shot(browser, "explore_chlorophyll.png")
 
@@ -84,7 +85,7 @@ def test_the_mix_column_from_the_url_is_above_the_fold(server, browser):
 
 def test_a_free_text_seed_keeps_every_space(server, browser):
     _open(browser, f"{server}/?text=a+French+painter+of+water+lilies")
-    headings = [e.text for e in browser.find_elements("css selector", '[data-testid="stMarkdownContainer"] p > strong')]
+    headings = column_headings(browser)
     assert {"generic", "country space", "occupation space", "topic space", "union space"} <= set(headings)
     text = _main_text(browser)
     assert "Links need an article seed, so the Wikipedia links column is left out." in text

@@ -109,7 +109,7 @@ def test_the_links_column_drops_common_words_and_is_ordered_by_similarity(server
     assert "Pierre Curie" in links and not {"Husband", "Joint", "Nature"} & set(links)
     text = _main_text(browser)
     assert "ordered by similarity to the seed" in text and "husband" in text  # hidden words are named
-    heading = browser.find_element("xpath", "//strong[normalize-space()='Wikipedia links']")
+    heading = next(e for e in browser.find_elements("css selector", ".an-heading") if e.text.strip() == "Wikipedia links")
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", heading)
     time.sleep(0.5)
     shot(browser, "explore_links_marie_curie.png")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser import buttons, idle, shot, streamlit_server, wait
+from tests.browser import buttons, column_headings, idle, shot, streamlit_server, wait
 
 pytestmark = pytest.mark.slow
 MAIN = '[data-testid="stMain"]'
@@ -20,7 +20,7 @@ def server(tmp_path_factory):
 
 
 def _headings(driver) -> list[str]:
-    return [e.text for e in driver.find_elements("css selector", f'{MAIN} [data-testid="stMarkdown"] strong')]
+    return column_headings(driver)
 
 
 def _maintainers(driver):
