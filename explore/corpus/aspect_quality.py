@@ -9,10 +9,14 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explore.corpus.vital_aspects import PEOPLE_TOPIC, PLACES_TOPIC, aspects_for
+from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, PLACES_TOPIC, aspects_for
 from explore.settings import ASSETS_DIR
 
 SAMPLE_PATH = ASSETS_DIR / "aspects" / "vital_aspect_sample.json"
+# The articles readers try first: the vital list's top levels carry no topic ("Uncategorized").
+TOP_SAMPLE_PATH = ASSETS_DIR / "aspects" / "vital_top_sample.json"
+TOP_SAMPLE_SEED = 3030
+TOP_SAMPLE_SIZE = 100
 GROUPS = {"people": PEOPLE_TOPIC, "places": PLACES_TOPIC}
 SAMPLE_KIND = {"people": "person", "places": "place"}
 
@@ -32,6 +36,14 @@ def vital_records() -> list[dict]:
 
     records = json.loads(vital_data_path().read_text(encoding="utf-8"))
     return sorted(records.values(), key=lambda r: r["title"])
+
+
+def top_sample_draw(records: list[dict]) -> list[dict]:
+    """The frozen draw of the top-level sample: 100 of the title-sorted articles without a vital topic."""
+    import random
+
+    untopical = [r for r in records if r.get("topic") == NO_TOPIC]
+    return random.Random(TOP_SAMPLE_SEED).sample(untopical, TOP_SAMPLE_SIZE)
 
 
 def labelled_corpus(records: list[dict]) -> list[tuple[str, dict[str, list[str]]]]:
