@@ -49,7 +49,8 @@ def top_sample_draw(records: list[dict]) -> list[dict]:
 def labelled_corpus(records: list[dict]) -> list[tuple[str, dict[str, list[str]]]]:
     """(topic, aspects) of every record, labelled as the corpus build labels it."""
     return [
-        (r.get("topic", ""), aspects_for(r["title"], (r.get("description") or "").strip(), r.get("topic", "")))
+        (r.get("topic", ""), aspects_for(r["title"], (r.get("description") or "").strip(), r.get("topic", ""),
+                                         r.get("extract", "").strip()))
         for r in records
     ]
 

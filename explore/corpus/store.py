@@ -27,6 +27,7 @@ _SCHEMA = pa.schema(
         ("url", pa.string()),
         ("links", pa.list_(pa.string())),
         ("aspects", pa.string()),  # JSON object: aspect -> [labels]
+        ("inferred", pa.string()),  # JSON object: aspect -> [inferred labels]; absent from older stores
     ]
 )
 
@@ -45,6 +46,7 @@ def save_corpus(corpus: Corpus, directory: Path) -> Path:
                 "url": [a.url for a in corpus],
                 "links": [list(a.links) for a in corpus],
                 "aspects": [json.dumps({k: list(v) for k, v in a.aspects.items()}) for a in corpus],
+                "inferred": [json.dumps({k: list(v) for k, v in a.inferred.items()}) for a in corpus],
             },
             schema=_SCHEMA,
         )
@@ -91,6 +93,7 @@ def load_corpus(directory: Path) -> Corpus:
 
 
 def _corpus_from(card: dict, table: dict[str, list]) -> Corpus:
+    inferred_column = table.get("inferred") or ["{}"] * len(table["id"])  # stores written before it existed
     articles = [
         Article(
             id=id_,
@@ -100,10 +103,11 @@ def _corpus_from(card: dict, table: dict[str, list]) -> Corpus:
             url=url,
             links=tuple(links),
             aspects={k: tuple(v) for k, v in json.loads(aspects).items()},
+            inferred={k: tuple(v) for k, v in json.loads(inferred).items()},
         )
-        for id_, title, text, description, url, links, aspects in zip(
+        for id_, title, text, description, url, links, aspects, inferred in zip(
             table["id"], table["title"], table["text"], table["description"],
-            table["url"], table["links"], table["aspects"],
+            table["url"], table["links"], table["aspects"], inferred_column,
         )
     ]
     return Corpus(name=card["name"], articles=articles, provenance=Provenance(**card["provenance"]))
