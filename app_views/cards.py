@@ -21,6 +21,7 @@ class Card:
     shared: Mapping[str, list[str]] = field(default_factory=dict)
     also_in: tuple[str, ...] = ()  # labels of the other columns that show this article
     missing: tuple[str, ...] = ()  # "no shared country": the column's aspects this card shares no label of
+    inferred: frozenset[str] = frozenset()  # aspects of `shared` that rest on an inferred label (either side)
 
     @property
     def bar(self) -> float:
@@ -32,9 +33,20 @@ class Card:
         return sum(len(labels) for labels in self.shared.values())
 
 
-def card_for(article: Article, seed: Article | None = None, score: float | None = None,
-             shared: Mapping[str, list[str]] | None = None) -> Card:
-    """A card for `article`; shared labels are taken from `shared`, else computed against `seed`."""
-    if shared is None:
-        shared = article.shared_labels(seed) if seed is not None else {}
-    return Card(article.id, article.title, snippet(article.text), article.url, score, dict(shared))
+def shared_with(seed: Article, article: Article) -> tuple[dict[str, list[str]], frozenset[str]]:
+    """The labels `article` shares with `seed`, per aspect, inferred labels counting on either side (an inferred
+    topic is all a famous article may have); and the aspects where the shared label is an inferred one."""
+    shared, inferred = {}, set()
+    for aspect, labels in seed.all_labels(inferred=True).items():
+        common = [label for label in labels if label in article.labels(aspect, inferred=True)]
+        if common:
+            shared[aspect] = common
+            if seed.is_inferred(aspect) or article.is_inferred(aspect):
+                inferred.add(aspect)
+    return shared, frozenset(inferred)
+
+
+def card_for(article: Article, seed: Article | None = None, score: float | None = None) -> Card:
+    """A card for `article`; the labels it shares with `seed` (inferred ones marked) when there is one."""
+    shared, inferred = shared_with(seed, article) if seed is not None else ({}, frozenset())
+    return Card(article.id, article.title, snippet(article.text), article.url, score, shared, inferred=inferred)

@@ -231,7 +231,7 @@ def _column_aspects(engine: Neighbourhood, query: Query) -> tuple[str, ...]:
 
 def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) -> Column:
     corpus = engine.corpus
-    cards = [card_for(corpus[r.id], seed, r.score, r.shared) for r in results]
+    cards = [card_for(corpus[r.id], seed, r.score) for r in results]
     aspects = _column_aspects(engine, query) if seed is not None else ()
     if aspects:
         cards = [replace(card, missing=not_shared(query.kind, aspects, seed, card.shared)) for card in cards]

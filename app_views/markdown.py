@@ -57,8 +57,11 @@ def _badges(colour: str, labels: dict) -> list[str]:
 
 
 def aspect_chips(article: Article) -> str:
-    """Markdown badges, one per aspect label."""
-    return " ".join(_badges("blue", article.aspects)) or "_no aspect labels_"
+    """Markdown badges, one per aspect label; an inferred label (a model's guess, not the source's) in grey and
+    said so."""
+    inferred = {name: labels for name, labels in article.inferred.items() if not article.aspects.get(name)}
+    guessed = [badge[:-1] + " · inferred]" for badge in _badges("gray", inferred)]  # each badge ends with "]"
+    return " ".join(_badges("blue", article.aspects) + guessed) or "_no aspect labels_"
 
 
 def shared_chips(card: Card) -> str:

@@ -41,8 +41,9 @@ class Neighbour:
 
 
 def seed_has_aspect(seed: Article, aspect: str) -> bool:
-    """Whether a space of `aspect` has something to say about `seed`: the seed carries a label of it."""
-    return bool(seed.labels(aspect))
+    """Whether a space of `aspect` has something to say about `seed`: the seed carries a label of it, its own or
+    an inferred one (the famous articles a source leaves uncategorised get their topic inferred)."""
+    return seed.has_aspect(aspect, inferred=True)
 
 
 class Neighbourhood:

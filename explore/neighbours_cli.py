@@ -53,7 +53,7 @@ def _neighbours(args) -> int:
         columns = engine.all_neighbours(seed, args.k, blend) if queries is None else \
             {query: engine.neighbours(seed, query, args.k) for query in queries}
         heading = f"Neighbours of {seed.title} [{seed.id}] in corpus {corpus.name!r}" + \
-            (f" — {_labels(seed.aspects)}" if seed.aspects else "")
+            (f" — {_seed_labels(seed)}" if seed.all_labels() else "")
     print(heading)
     if links_only:
         print(links_description(corpus, by_similarity=engine.generic_similarities(seed) is not None))
@@ -94,6 +94,12 @@ def _print_side_by_side(columns: dict[Query, list]) -> None:
         print(f"{rank + 1:>3} " + "  ".join(titles))
         if any(s.strip() for s in shared):
             print("    " + "  ".join(shared))
+
+
+def _seed_labels(seed) -> str:
+    """The seed's labels, inferred ones marked so ("topic: People (inferred)")."""
+    return "; ".join(f"{name}: {', '.join(labels)}" + (" (inferred)" if seed.is_inferred(name) else "")
+                     for name, labels in seed.all_labels().items())
 
 
 def _labels(aspects) -> str:

@@ -56,7 +56,8 @@ def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str
                 "snippet": card.snippet,
                 "score": None if card.score is None else round(float(card.score), 4),
                 "bar": card.bar,
-                "shared": [{"text": f"{aspect}: {label}", "inferred": False}
+                "shared": [{"text": f"{aspect}: {label}" + (" (inferred)" if aspect in card.inferred else ""),
+                            "inferred": aspect in card.inferred}
                            for aspect, labels in card.shared.items() for label in labels],
                 "missing": list(card.missing),
                 "also_in": list(card.also_in),

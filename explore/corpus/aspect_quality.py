@@ -2,6 +2,8 @@
 
 Coverage is measured on the full corpus; precision comes from the manual verdicts in
 assets/aspects/vital_aspect_sample.json (see docs/aspects.md for how the sample was judged).
+The articles without a vital topic (the list's top levels) have their own judged sample,
+assets/aspects/vital_top_sample.json, scored on the built corpus, inferred topics included.
 """
 from __future__ import annotations
 
@@ -9,10 +11,14 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from explore.corpus.vital_aspects import PEOPLE_TOPIC, PLACES_TOPIC, aspects_for
+from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, PLACES_TOPIC, aspects_for
 from explore.settings import ASSETS_DIR
 
 SAMPLE_PATH = ASSETS_DIR / "aspects" / "vital_aspect_sample.json"
+# The articles readers try first: the vital list's top levels carry no topic ("Uncategorized").
+TOP_SAMPLE_PATH = ASSETS_DIR / "aspects" / "vital_top_sample.json"
+TOP_SAMPLE_SEED = 3030
+TOP_SAMPLE_SIZE = 100
 GROUPS = {"people": PEOPLE_TOPIC, "places": PLACES_TOPIC}
 SAMPLE_KIND = {"people": "person", "places": "place"}
 
@@ -34,10 +40,19 @@ def vital_records() -> list[dict]:
     return sorted(records.values(), key=lambda r: r["title"])
 
 
+def top_sample_draw(records: list[dict]) -> list[dict]:
+    """The frozen draw of the top-level sample: 100 of the title-sorted articles without a vital topic."""
+    import random
+
+    untopical = [r for r in records if r.get("topic") == NO_TOPIC]
+    return random.Random(TOP_SAMPLE_SEED).sample(untopical, TOP_SAMPLE_SIZE)
+
+
 def labelled_corpus(records: list[dict]) -> list[tuple[str, dict[str, list[str]]]]:
     """(topic, aspects) of every record, labelled as the corpus build labels it."""
     return [
-        (r.get("topic", ""), aspects_for(r["title"], (r.get("description") or "").strip(), r.get("topic", "")))
+        (r.get("topic", ""), aspects_for(r["title"], (r.get("description") or "").strip(), r.get("topic", ""),
+                                         r.get("extract", "").strip()))
         for r in records
     ]
 
@@ -78,24 +93,64 @@ def aspect_quality_report(
     return report
 
 
-def report_markdown(report: list[AspectQuality]) -> str:
-    """The report as a Markdown table (for README and docs/aspects.md)."""
-
-    def percent(value: float | None) -> str:
-        return "–" if value is None else f"{100 * value:.1f}%"
-
-    lines = [
-        "| aspect | coverage people | coverage places | coverage all | precision people (n) | precision places (n) |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
+def report_markdown(report: list[AspectQuality], precision_all: bool = False) -> str:
+    """The report as a Markdown table (for README and docs/aspects.md); `precision_all` adds the column of
+    precision over every judged item (the top sample's, where most items are neither people nor places)."""
+    header = "| aspect | coverage people | coverage places | coverage all | precision people (n) | precision places (n) |"
+    lines = [header + (" precision all (n) |" if precision_all else ""),
+             "| --- " * (7 if precision_all else 6) + "|"]
     for q in report:
         lines.append(
-            f"| {q.aspect} | {percent(q.coverage['people'])} | {percent(q.coverage['places'])} | "
-            f"{percent(q.coverage['all'])} | {percent(q.precision['people'])} ({q.judged['people']}) | "
-            f"{percent(q.precision['places'])} ({q.judged['places']}) |"
+            f"| {q.aspect} | {_percent(q.coverage['people'])} | {_percent(q.coverage['places'])} | "
+            f"{_percent(q.coverage['all'])} | {_percent(q.precision['people'])} ({q.judged['people']}) | "
+            f"{_percent(q.precision['places'])} ({q.judged['places']}) |"
+            + (f" {_percent(q.precision['all'])} ({q.judged['all']}) |" if precision_all else "")
         )
     return "\n".join(lines)
 
 
+TOP_ASPECTS = ("topic", "country", "occupation", "century", "place_type")
+TOP_GROUPS = {"people": "person", "places": "place", "all": None}
+
+
+def sample_labels(corpus, title: str) -> dict[str, list[str]]:
+    """An article's labels as the top sample records them: own and inferred alike (inferred topics are
+    what this sample measures)."""
+    return {name: list(labels) for name, labels in corpus.find(title).all_labels(inferred=True).items()}
+
+
+def top_sample_report(corpus, sample_path: Path = TOP_SAMPLE_PATH) -> list[AspectQuality]:
+    """Per aspect, on the judged top sample: coverage (share of the group's items with a label) and precision;
+    people and places are the items judged to be one (`kind`), "all" is every item."""
+    sample = json.loads(sample_path.read_text(encoding="utf-8"))
+    report = []
+    for aspect in TOP_ASPECTS:
+        quality = AspectQuality(aspect)
+        for group, kind in TOP_GROUPS.items():
+            items = [item for item in sample["items"] if kind is None or item["kind"] == kind]
+            quality.coverage[group] = (sum(1 for item in items if aspect in sample_labels(corpus, item["title"]))
+                                       / len(items)) if items else 0.0
+            quality.precision[group], quality.judged[group] = sample_precision(sample, aspect, kind)
+        report.append(quality)
+    return report
+
+
+def untopical_topic_coverage(corpus) -> float:
+    """Share of the articles without a vital topic that carry an inferred one."""
+    untopical = [a for a in corpus if not a.labels("topic")]
+    return sum(1 for a in untopical if a.has_aspect("topic")) / len(untopical) if untopical else 0.0
+
+
+def _percent(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f}%"
+
+
 if __name__ == "__main__":
+    from explore.corpus import open_corpus
+
     print(report_markdown(aspect_quality_report()))
+    vital = open_corpus("vital")
+    print(f"\nArticles without a vital topic ({sum(1 for a in vital if not a.labels('topic')):,}): "
+          f"{100 * untopical_topic_coverage(vital):.1f}% have an inferred topic. Judged sample "
+          f"({TOP_SAMPLE_PATH.name}):\n")
+    print(report_markdown(top_sample_report(vital), precision_all=True))

@@ -30,7 +30,9 @@ def is_web_address(url: str) -> bool:
 
 @dataclass(frozen=True)
 class Article:
-    """One article. `aspects` maps an aspect name to its labels; a missing name = no label.
+    """One article. `aspects` maps an aspect name to its labels; a missing name = no label. `inferred` holds
+    labels a model inferred for aspects the article has no label of (explore/corpus/inferred_labels.py): kept
+    apart so that evaluation and training, which read `aspects`, never take a guess for ground truth.
     `aliases`: other names readers search it by ("Second World War" for World War II)."""
 
     id: str
@@ -41,14 +43,29 @@ class Article:
     links: tuple[str, ...] = ()
     aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
+    inferred: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.url and not is_web_address(self.url):
             raise CorpusFormatError(f"Article {self.id!r}: url {self.url!r} is not an http(s) web address; "
                                     f"give the article's page address (https://...) or leave the url out.")
 
-    def labels(self, aspect: str) -> tuple[str, ...]:
-        return self.aspects.get(aspect, ())
+    def labels(self, aspect: str, inferred: bool = False) -> tuple[str, ...]:
+        """The labels of `aspect`; with `inferred`, the inferred ones where the article has none of its own."""
+        return self.aspects.get(aspect, ()) or (self.inferred.get(aspect, ()) if inferred else ())
+
+    def has_aspect(self, aspect: str, inferred: bool = True) -> bool:
+        """Whether the article has a label of `aspect` (by default an inferred one counts)."""
+        return bool(self.labels(aspect, inferred))
+
+    def is_inferred(self, aspect: str) -> bool:
+        """Whether the labels `labels(aspect, inferred=True)` gives are inferred (to show them marked so)."""
+        return not self.aspects.get(aspect) and bool(self.inferred.get(aspect))
+
+    def all_labels(self, inferred: bool = True) -> dict[str, tuple[str, ...]]:
+        """Every aspect's labels, own first; with `inferred`, then the inferred aspects it has no label of."""
+        names = list(self.aspects) + ([name for name in self.inferred if name not in self.aspects] if inferred else [])
+        return {name: self.labels(name, inferred) for name in names if self.labels(name, inferred)}
 
     def shared_labels(self, other: "Article", aspects: Iterable[str] | None = None) -> dict[str, list[str]]:
         """The labels this article shares with `other`, per aspect (only aspects that share one)."""

@@ -28,6 +28,7 @@ _SCHEMA = pa.schema(
         ("links", pa.list_(pa.string())),
         ("aspects", pa.string()),  # JSON object: aspect -> [labels]
         ("aliases", pa.list_(pa.string())),  # absent from stores written before it was added
+        ("inferred", pa.string()),  # JSON object: aspect -> [inferred labels]; absent from older stores
     ]
 )
 
@@ -47,6 +48,7 @@ def save_corpus(corpus: Corpus, directory: Path) -> Path:
                 "links": [list(a.links) for a in corpus],
                 "aspects": [json.dumps({k: list(v) for k, v in a.aspects.items()}) for a in corpus],
                 "aliases": [list(a.aliases) for a in corpus],
+                "inferred": [json.dumps({k: list(v) for k, v in a.inferred.items()}) for a in corpus],
             },
             schema=_SCHEMA,
         )
@@ -94,6 +96,7 @@ def load_corpus(directory: Path) -> Corpus:
 
 def _corpus_from(card: dict, table: dict[str, list]) -> Corpus:
     aliases = table.get("aliases") or [()] * len(table["id"])
+    inferred_column = table.get("inferred") or ["{}"] * len(table["id"])  # stores written before it existed
     articles = [
         Article(
             id=id_,
@@ -104,10 +107,11 @@ def _corpus_from(card: dict, table: dict[str, list]) -> Corpus:
             links=tuple(links),
             aspects={k: tuple(v) for k, v in json.loads(aspects).items()},
             aliases=tuple(names or ()),
+            inferred={k: tuple(v) for k, v in json.loads(inferred).items()},
         )
-        for id_, title, text, description, url, links, aspects, names in zip(
+        for id_, title, text, description, url, links, aspects, names, inferred in zip(
             table["id"], table["title"], table["text"], table["description"],
-            table["url"], table["links"], table["aspects"], aliases,
+            table["url"], table["links"], table["aspects"], aliases, inferred_column,
         )
     ]
     return Corpus(name=card["name"], articles=articles, provenance=Provenance(**card["provenance"]))

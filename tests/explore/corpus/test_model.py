@@ -64,3 +64,17 @@ def test_search_titles_prefers_prefix(small_corpus):
     assert [a.id for a in small_corpus.search_titles("curie")] == ["curie", "pierre"]
     assert small_corpus.search_titles("  ") == []
     assert [a.id for a in small_corpus.search_titles("pi")][0] == "pierre"
+
+
+def test_inferred_labels_count_only_when_asked_and_are_marked():
+    from explore.corpus.model import Article
+
+    article = Article("x", "X", "text", aspects={"country": ("France",)},
+                      inferred={"topic": ("People",), "country": ("Spain",)})
+    assert article.labels("topic") == ()
+    assert article.labels("topic", inferred=True) == ("People",)
+    assert article.labels("country", inferred=True) == ("France",)  # an own label always wins
+    assert article.has_aspect("topic") and not article.has_aspect("topic", inferred=False)
+    assert article.is_inferred("topic") and not article.is_inferred("country")
+    assert article.all_labels() == {"country": ("France",), "topic": ("People",)}
+    assert article.all_labels(inferred=False) == {"country": ("France",)}

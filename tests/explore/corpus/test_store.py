@@ -1,5 +1,6 @@
 import pytest
 
+from explore.corpus.model import Corpus
 from explore.corpus.registry import open_corpus, store_corpus
 from explore.corpus.store import ARTICLES_FILE, load_corpus, save_corpus
 from explore.errors import AspectNavError, UnknownCorpusError
@@ -51,3 +52,31 @@ def test_registry_stores_and_opens_by_name(small_corpus):
         open_corpus("nope")
     with pytest.raises(AspectNavError, match="Invalid corpus name"):
         open_corpus("../etc")
+
+
+def test_inferred_labels_round_trip_apart_from_aspects(small_corpus, tmp_path):
+    import dataclasses
+
+    radium = dataclasses.replace(small_corpus["radium"], inferred={"topic": ("Physical sciences",)})
+    corpus = Corpus("small", [radium if a.id == "radium" else a for a in small_corpus], small_corpus.provenance)
+    loaded = load_corpus(save_corpus(corpus, tmp_path / "small"))
+    assert loaded["radium"].inferred == {"topic": ("Physical sciences",)}
+    assert loaded["radium"].aspects == {}
+    assert loaded["curie"].inferred == {}
+
+
+def test_a_store_written_before_inferred_labels_still_loads(small_corpus, tmp_path):
+    import hashlib
+    import json
+
+    import pyarrow.parquet as pq
+
+    directory = save_corpus(small_corpus, tmp_path / "small")
+    table = pq.read_table(directory / ARTICLES_FILE).drop_columns(["inferred"])
+    pq.write_table(table, directory / ARTICLES_FILE)
+    card = json.loads((directory / "corpus.json").read_text())
+    card["articles_sha256"] = hashlib.sha256((directory / ARTICLES_FILE).read_bytes()).hexdigest()
+    (directory / "corpus.json").write_text(json.dumps(card))
+    loaded = load_corpus(directory)
+    assert loaded["curie"].aspects == small_corpus["curie"].aspects
+    assert all(a.inferred == {} for a in loaded)

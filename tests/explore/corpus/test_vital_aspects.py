@@ -7,13 +7,18 @@ import pytest
 
 from explore.corpus.aspect_quality import (
     SAMPLE_PATH,
+    TOP_SAMPLE_PATH,
     aspect_quality_report,
     report_markdown,
+    sample_labels,
+    top_sample_draw,
+    top_sample_report,
     vital_records,
 )
-from explore.corpus.vital_aspects import aspects_for, century_label
+from explore.corpus.vital_aspects import aspects_for, birthplace_country, century_label
 
 SAMPLE = json.loads(SAMPLE_PATH.read_text(encoding="utf-8"))
+TOP_SAMPLE = json.loads(TOP_SAMPLE_PATH.read_text(encoding="utf-8"))
 
 
 def person(description: str) -> dict[str, list[str]]:
@@ -32,9 +37,14 @@ def records():
 # ------------------------------------------------------------ the judged sample
 
 
+@pytest.fixture(scope="module")
+def leads(records):
+    return {r["title"]: r["extract"].strip() for r in records}
+
+
 @pytest.mark.parametrize("item", SAMPLE["items"], ids=lambda item: item["title"])
-def test_parser_output_is_what_was_judged(item):
-    labels = aspects_for(item["title"], item["description"], item["topic"])
+def test_parser_output_is_what_was_judged(item, leads):
+    labels = aspects_for(item["title"], item["description"], item["topic"], leads[item["title"]])
     labels.pop("topic", None)
     assert labels == item["labels"], "the parser changed: re-judge this item in the fixture"
 
@@ -48,13 +58,41 @@ def test_sample_is_the_seeded_draw(records):
     assert [item["title"] for item in SAMPLE["items"]] == [r["title"] for r in people + places]
 
 
-def test_every_label_has_a_verdict():
-    for item in SAMPLE["items"]:
+@pytest.fixture(scope="module")
+def shipped_vital():
+    from explore.corpus.shipped import SHIPPED_CORPORA_DIR
+    from explore.corpus.store import load_corpus
+
+    return load_corpus(SHIPPED_CORPORA_DIR / "vital")
+
+
+def test_top_sample_is_the_seeded_draw(records):
+    assert [item["title"] for item in TOP_SAMPLE["items"]] == [r["title"] for r in top_sample_draw(records)]
+
+
+def test_top_sample_labels_are_what_was_judged(shipped_vital):
+    """The shipped build's labels, inferred topics included: a rebuild that moves one forces re-judging."""
+    for item in TOP_SAMPLE["items"]:
+        assert sample_labels(shipped_vital, item["title"]) == item["labels"], item["title"]
+
+
+def test_top_sample_report_reads_the_verdicts(shipped_vital):
+    report = {q.aspect: q for q in top_sample_report(shipped_vital)}
+    assert set(report) == {"topic", "country", "occupation", "century", "place_type"}
+    assert report["topic"].judged["all"] == sum(1 for item in TOP_SAMPLE["items"]
+                                                if item["verdicts"]["topic"] in ("correct", "wrong"))
+    assert "precision all" in report_markdown(list(report.values()), precision_all=True)
+
+
+@pytest.mark.parametrize("sample", [SAMPLE, TOP_SAMPLE], ids=["vital", "top"])
+def test_every_label_has_a_verdict(sample):
+    for item in sample["items"]:
         for aspect, verdict in item["verdicts"].items():
             assert verdict in ("correct", "wrong", "missing", "none")
             assert (aspect in item["labels"]) == (verdict in ("correct", "wrong")), item["title"]
             if verdict == "wrong":
                 assert item["corrections"][aspect]
+        assert set(item["labels"]) <= set(item["verdicts"]), item["title"]
 
 
 # ------------------------------------------------------------ quality targets
@@ -208,3 +246,75 @@ def test_people_outside_the_people_topic_need_dates_occupation_and_country():
         "Investiture Controversy", "Medieval dispute between secular rulers and the papacy (1076–1122)", "History"
     )
     assert aspects_for("Psycho", "1960 film directed by Alfred Hitchcock", "Arts") == {"topic": ["Arts"]}
+
+
+# ------------------------------------------------------------ the top of the vital list (no topic)
+
+
+@pytest.mark.parametrize(
+    "description, country, occupation, century",
+    [
+        ("President of the United States from 1861 to 1865", "United States", "head of state or government", "19th century"),
+        ("Dictator of Germany from 1933 to 1945", "Germany", "head of state or government", "20th century"),
+        ("Pharaoh of Egypt from 51 to 30 BC", "Egypt", "monarch", "1st century BC"),
+        ("Empress of Russia from 1762 to 1796", "Russia", "monarch", "18th century"),
+    ],
+)
+def test_an_office_of_a_country_is_a_person_without_a_topic(description, country, occupation, century):
+    labels = aspects_for("Someone", description, "Uncategorized")
+    assert labels == {"country": [country], "occupation": [occupation], "century": [century]}
+
+
+def test_a_bare_occupation_with_a_life_span_is_a_person():
+    assert aspects_for("Mozart", "Composer and musician (1756–1791)", "Uncategorized") == {
+        "occupation": ["composer", "musician"], "century": ["18th century"]}
+    assert aspects_for("X", "Mathematician and astronomer (1473–1543)", "Uncategorized")["occupation"] == [
+        "mathematician", "astronomer"]
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "Global conflict (1939–1945)",
+        "Historical period (c. 3300–1200 BCE)",
+        "Medieval dispute between secular rulers and the papacy (1076–1122)",
+        "Country in Eurasia from 1922 to 1991",
+        "Kingdom of organisms",
+        "Worldwide economic depression (1929–1939)",
+    ],
+)
+def test_events_periods_and_states_are_not_people(description):
+    labels = aspects_for("X", description, "Uncategorized")
+    assert "occupation" not in labels and "century" not in labels
+
+
+def test_a_country_article_labels_itself_without_a_topic():
+    assert aspects_for("South Korea", "Country in East Asia", "Uncategorized") == {
+        "country": ["South Korea"], "place_type": ["country"]}
+    assert aspects_for("East Asia", "Region in Asia", "Uncategorized") == {}
+
+
+def test_the_lead_gives_a_country_only_where_the_description_names_none():
+    lead = "Jane Doe was a German-born theoretical physicist who worked in Zurich."
+    assert aspects_for("Jane Doe", "Physicist (1879–1955)", "People", lead)["country"] == ["Germany"]
+    assert aspects_for("Jane Doe", "French physicist (1879–1955)", "People", lead)["country"] == ["France"]
+    assert "country" not in aspects_for("X", "Composer and musician (1756–1791)", "Uncategorized",
+                                         "X was a Classical composer and musician.")
+    assert "country" not in aspects_for("X", "Scholar (1332–1406)", "People", "X was an Arab scholar.")
+
+
+def test_a_birthplace_gives_its_country_through_the_gazetteer():
+    assert birthplace_country("Salzburg") == ["Austria"]
+    assert birthplace_country("Poland") == ["Poland"]
+    assert birthplace_country("Nowhereville") == []
+    lead = "X was a composer. Born in Salzburg, X showed prodigious ability."
+    assert aspects_for("X", "Composer (1756–1791)", "Uncategorized", lead)["country"] == ["Austria"]
+
+
+def test_a_polymath_takes_the_occupations_the_lead_lists():
+    lead = ("Leonardo was an Italian polymath of the High Renaissance who was active as a painter, draughtsman, "
+            "engineer, scientist, theorist, sculptor, and architect. His fame rested on painting.")
+    labels = aspects_for("Leonardo da Vinci", "Italian polymath (1452–1519)", "Uncategorized", lead)
+    assert labels["occupation"] == ["painter", "engineer", "scientist", "sculptor", "architect"]
+    assert aspects_for("X", "Italian polymath (1452–1519)", "People", "X was a polymath.")["occupation"] == [
+        "scientist"]
