@@ -11,7 +11,7 @@ import streamlit as st
 
 from app_views.article_reader import show_article
 from app_views.card_grid import card_grid, grid_data
-from app_views.columns import explore_columns, left_out_line
+from app_views.columns import explore_columns, left_out_line, missing_spaces_hint
 from app_views.corpus_choice import chosen_corpus, explore_href
 from app_views.engine_cache import load_engine
 from app_views.markdown import escape_markdown
@@ -42,6 +42,9 @@ def seed_area(corpus: Corpus, engine: Neighbourhood | None, engine_problem: str)
     left_out = left_out_line(engine or Neighbourhood(corpus, {}), seed)
     if left_out:
         st.caption(left_out)
+    untrained = missing_spaces_hint(corpus, engine, seed, where="on the Evaluation page (*For maintainers*)")
+    if untrained:
+        st.caption(untrained)
     mix = mix_picker(engine, seed)
     blend_sliders(engine, seed)
     columns = explore_columns(corpus, engine, seed, view.text, view.k, mix)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_views.columns import map_overlap, map_plan, map_projections, map_side, map_spaces, space_label
+from app_views.columns import (map_overlap, map_plan, map_projections, map_side, map_spaces, missing_spaces_hint,
+                                space_label)
 from app_views.corpus_choice import chosen_corpus, corpus_param
 from app_views.engine_cache import load_engine
 from app_views.figures import colour_map, map_figure, selected_article
@@ -59,9 +60,16 @@ k = view.k
 controls = st.columns(4)
 others = [name for name in names if name != "generic"]
 label = lambda name: space_label(engine, name)  # noqa: E731
-left = controls[0].selectbox("Left space", names, key="map_left", format_func=label)
-right = controls[1].selectbox("Right space", names, key="map_right", format_func=label,
-                              index=names.index(others[0]) if others else 0)
+if len(names) > 1:
+    left = controls[0].selectbox("Left space", names, key="map_left", format_func=label)
+    right = controls[1].selectbox("Right space", names, key="map_right", format_func=label,
+                                  index=names.index(others[0]) if others else 1)
+    sides = (left, right)
+else:  # one space: one map (the same space twice would compare nothing)
+    sides = (names[0],)
+    right = names[0]
+    st.info(f"Only the {escape_markdown(label(names[0]))} space is built, so there is one map and nothing to compare "
+            "it with. " + (missing_spaces_hint(corpus, engine) or ""))
 aspects = corpus.aspect_names
 right_aspects = [a for a in engine.spaces[right].aspects if a in aspects]
 default_aspect = right_aspects[0] if right_aspects else None
@@ -74,13 +82,13 @@ size = controls[3].number_input("Sample size", min_value=50, max_value=100_000, 
 if size > len(corpus):
     st.info(f"The corpus has {len(corpus):,} articles: the map shows all of them.")
 
-plan = map_plan(engine, seed, (left, right), k, size)
+plan = map_plan(engine, seed, sides, k, size)
 sample = plan.sample
 st.caption(f"{len(sample.rows):,} articles, the same in both maps: ★ the seed, ◇ its {k} nearest neighbours in "
            f"that space. Hover for title and labels; click a point to mark it in both maps. Seed and neighbours "
            f"outside the random sample are placed beside their nearest sampled articles.")
-if seed is not None:
-    st.markdown(map_overlap(engine, seed, (left, right)))
+if seed is not None and len(sides) == 2:
+    st.markdown(map_overlap(engine, seed, sides))
 
 seed_id = seed.id if seed else None
 marked = st.session_state.get(HIGHLIGHT)
@@ -96,8 +104,7 @@ with st.container(horizontal=True, vertical_alignment="center"):
         st.page_link("app_pages/explore.py", label=f"Explore from {title}", icon=":material/explore:",
                      query_params=view.url_query(corpus, seed_id=highlight) | corpus_param(corpus.name))
 
-columns = st.columns(2)
-sides = (left, right)
+columns = st.columns(len(sides))
 bars = [place.empty() for place in columns]
 titles = [label(kind) for kind in sides]
 projected = map_projections(engine, plan, sides,

@@ -6,7 +6,7 @@ from typing import Callable
 import streamlit as st
 
 from app_views.markdown import aspect_chips, escape_markdown, markdown_link
-from explore.corpus.model import Article
+from explore.corpus.model import Article, site_name
 
 
 def show_article(article: Article, heading: Callable[[str], object] = st.subheader) -> None:
@@ -16,4 +16,4 @@ def show_article(article: Article, heading: Callable[[str], object] = st.subhead
     st.markdown(aspect_chips(article))
     st.markdown(escape_markdown(article.text))
     if article.url:
-        st.markdown(markdown_link(f"Read “{article.title}” on Wikipedia", article.url))
+        st.markdown(markdown_link(f"Read “{article.title}” on {site_name(article.url)}", article.url))

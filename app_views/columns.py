@@ -36,7 +36,10 @@ class Column:
     label: str = ""  # its short name, in a card's "also in" note
 
 
-def column_heading(query: Query) -> str:
+def column_heading(query: Query, corpus: Corpus | None = None) -> str:
+    """A column's heading; the links column is "Wikipedia links" only for a corpus of Wikipedia text."""
+    if query.kind is Kind.LINKS and corpus is not None and not corpus.from_wikipedia:
+        return "Links"
     if query.kind is Kind.ASPECT:
         return f"{query.name} space"
     if query.kind is Kind.BLEND:
@@ -112,7 +115,8 @@ def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:
     of (aspect, union, intersection), or the links column for a free-text seed."""
     if seed is None:
         has_links = LINKS in engine.available_queries()
-        return "Links need an article seed, so the Wikipedia links column is left out." if has_links else ""
+        heading = column_heading(LINKS, engine.corpus)
+        return f"Links need an article seed, so the {heading} column is left out." if has_links else ""
     absent = absent_aspect_spaces(engine, seed)
     if not absent:
         return ""
@@ -196,16 +200,20 @@ def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | No
     return replace(points, hover=[map_hover(engine.corpus[article_id]) for article_id in points.ids])
 
 
-def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None) -> str:
-    """Which of the corpus's aspects have no space yet, and the command that trains one (Markdown)."""
+def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,
+                        where: str = "below") -> str:
+    """Which of the corpus's aspects have no space yet (with `seed`, only the aspects it has a label of), and the
+    command that trains one (Markdown); `where` the app offers training ("below", or a page's name)."""
     from training.on_demand import aspects_without_space
 
     missing = aspects_without_space(corpus, engine.spaces.values() if engine else ())
+    if seed is not None:
+        missing = [aspect for aspect in missing if seed.has_aspect(aspect)]
     if not missing:
         return ""
     train = f"python -m training train --corpus {corpus.name} --aspects {shlex.quote(missing[0])} --drop-labels-below 2"
     return (f"No space yet for aspect{'s' if len(missing) > 1 else ''} {escape_markdown(', '.join(missing))}. "
-            f"Train one below, or with {code_span(train)} (it builds the space too; the app shows it without a "
+            f"Train one {where}, or with {code_span(train)} (it builds the space too; the app shows it without a "
             "restart).")
 
 
@@ -244,7 +252,7 @@ def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) 
 
 
 def _described(engine: Neighbourhood, query: Query, cards: list[Card] | None = None, note: str = "") -> Column:
-    return Column(query, column_heading(query), cards or [], note, column_description(engine, query),
+    return Column(query, column_heading(query, engine.corpus), cards or [], note, column_description(engine, query),
                   column_label(query))
 
 

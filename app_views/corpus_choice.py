@@ -89,7 +89,11 @@ def study_corpus() -> Corpus | None:
 
 
 def wikipedia_credit(corpus: Corpus | None) -> None:
-    """The CC BY-SA credit every page carries, with the corpus's source when there is one."""
-    source = (f" Source: {escape_markdown(corpus.provenance.source)} ({escape_markdown(corpus.provenance.date)})."
+    """The credit every page carries: Wikipedia's CC BY-SA for a corpus of Wikipedia text, the corpus's own
+    source otherwise (a corpus of other texts is not Wikipedia's to credit)."""
+    source = (f"Source: {escape_markdown(corpus.provenance.source)} ({escape_markdown(corpus.provenance.date)})."
               if corpus is not None else "")
-    st.sidebar.caption(f"{WIKIPEDIA_LICENSE}.{source}")
+    if corpus is None or corpus.from_wikipedia:
+        st.sidebar.caption(f"{WIKIPEDIA_LICENSE}. {source}".strip())
+    else:
+        st.sidebar.caption(f"Texts of the corpus *{escape_markdown(corpus.name)}*. {source}")

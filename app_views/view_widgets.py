@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from app_views.enter_key import enter_pressed
 from app_views.markdown import escape_markdown
 from app_views.mix import (effective_mix, has_links, links_share, mixable_spaces, with_links_share,
                            with_spaces)
@@ -76,9 +77,14 @@ def _title_search(corpus: Corpus) -> None:
         st.session_state[SEED_PICKER_SHOWS] = shows
     query = st.text_input("Seed article: type a title (typos, accents and case are fine)", key=SEED_PICKER_KEY,
                           type="search", live=True, placeholder="e.g. Marie Curie").strip()
+    entered = (enter_pressed(SEED_PICKER_KEY) or "").strip()
+    query = entered or query  # Enter may come before the last keystrokes' pause sent them
     if not query or (seed is not None and fold(query) == fold(seed.title)):
         return
     matches = corpus.title_search.search(query)
+    if entered and matches:  # Enter takes the top suggestion
+        view.set_seed(matches[0].ids[0])
+        st.rerun()
     quoted = f"“{escape_markdown(query)}”"
     if view.missing_seed and query == view.missing_seed:
         st.warning(f"The link asks for {quoted}, but no article in this corpus has that title."

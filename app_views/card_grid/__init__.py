@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Callable, Sequence
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
 
 from app_views.columns import Column
-from explore.corpus.model import is_web_address
+from explore.corpus.model import is_web_address, site_name
 from explore.query import Kind
 
 HERE = Path(__file__).resolve().parent
@@ -22,8 +22,7 @@ PICK = "pick"
 
 def read_label(url: str) -> str:
     """The per-card link text, named after the site the article is on."""
-    host = (urlsplit(url).hostname or "").removeprefix("www.")
-    return "Read on Wikipedia" if host.endswith("wikipedia.org") else f"Read on {host}"
+    return f"Read on {site_name(url)}"
 
 
 def chooser_order(columns: Sequence[Column]) -> list[str]:

@@ -28,6 +28,12 @@ def is_web_address(url: str) -> bool:
         return False
 
 
+def site_name(url: str) -> str:
+    """The site an article's address is on, as a reader names it: "Wikipedia", else the host ("example.org")."""
+    host = (urlsplit(url).hostname or "").removeprefix("www.")
+    return "Wikipedia" if host == "wikipedia.org" or host.endswith(".wikipedia.org") else host
+
+
 @dataclass(frozen=True)
 class Article:
     """One article. `aspects` maps an aspect name to its labels; a missing name = no label. `inferred` holds
@@ -166,6 +172,17 @@ class Corpus:
         """Articles whose title equals, starts with, then contains `text`, case and accents aside."""
         matches = self.title_search.search(text, limit, near=False)
         return [self[article_id] for match in matches for article_id in match.ids][:limit]
+
+    @cached_property
+    def from_wikipedia(self) -> bool:
+        """Whether the texts are Wikipedia's, which decides the credit and the name of the links column: the
+        provenance says so (the vital package, a Wikidata build), or every article with an address has one on
+        wikipedia.org."""
+        said = " ".join([self.provenance.source, *map(str, self.provenance.details.values())]).lower()
+        if "wikipedia" in said or self.provenance.source == "wikidata":
+            return True
+        sites = {site_name(article.url) for article in self.articles if article.url}
+        return sites == {"Wikipedia"}
 
     @cached_property
     def aspect_names(self) -> list[str]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from explore.atomic_files import recover_directories, recover_directory
 from explore.corpus.model import Corpus
-from explore.corpus.shipped import BuiltinCorpus, copy_shipped, shipped_build
+from explore.corpus.shipped import BuiltinCorpus, built_by, copy_shipped, record_builder, shipped_build
 from explore.corpus.store import CARD_FILE, load_corpus, save_corpus
 from explore.errors import AspectNavError, DamagedCorpusError, UnknownCorpusError
 from explore.settings import corpora_dir
@@ -37,7 +37,14 @@ def corpus_path(name: str) -> Path:
 
 
 def store_corpus(corpus: Corpus) -> Path:
-    return save_corpus(corpus, corpus_path(corpus.name))
+    """Store `corpus` under its name; a built-in corpus keeps the record of the code that built it (an aspect
+    attached to it is not a reason to build it again)."""
+    path = corpus_path(corpus.name)
+    builder = built_by(path)
+    save_corpus(corpus, path)
+    if builder is not None:
+        record_builder(path, builder)
+    return path
 
 
 def corpus_stamp(name: str) -> int | None:
@@ -63,22 +70,30 @@ def open_corpus(name: str) -> Corpus:
     path = corpus_path(name)
     recover_directory(path)
     builders = _builtin_builders()
+    builtin = builders.get(name)
+    fingerprint = builtin.fingerprint() if builtin else None
     if (path / CARD_FILE).exists():
-        try:
-            return load_corpus(path)
-        except AspectNavError as exc:
-            if name not in builders:
-                raise
-            problem = exc.problem if isinstance(exc, DamagedCorpusError) else str(exc)
-            log.warning("Built-in corpus %r is damaged or outdated (%s): rebuilding it from its package.",
-                        name, problem)
-    if name in builders:
-        builtin = builders[name]
-        corpus = shipped_build(name, builtin.fingerprint())
+        # A built-in corpus stored by an older AspectNav (other labels, aliases, links) is built again: an upgrade
+        # must reach the readers' data homes, not only fresh ones.
+        stored_by = built_by(path) if builtin else fingerprint
+        if stored_by != fingerprint:
+            log.warning("Built-in corpus %r was stored by other code (fingerprint %s, now %s): replacing it with "
+                        "the current build.", name, stored_by, fingerprint)
+        else:
+            try:
+                return load_corpus(path)
+            except AspectNavError as exc:
+                if builtin is None:
+                    raise
+                problem = exc.problem if isinstance(exc, DamagedCorpusError) else str(exc)
+                log.warning("Built-in corpus %r is damaged or outdated (%s): rebuilding it from its package.",
+                            name, problem)
+    if builtin is not None:
+        corpus = shipped_build(name, fingerprint)
         if corpus is not None:
             copy_shipped(name, path)
             return corpus
         corpus = builtin.build()
-        store_corpus(corpus)
+        record_builder(store_corpus(corpus), fingerprint)
         return corpus
     raise UnknownCorpusError(f"No corpus named {name!r}. Available: {', '.join(list_corpora())}.")

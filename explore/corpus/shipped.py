@@ -61,8 +61,8 @@ def copy_shipped(name: str, target: Path, root: Path | None = None) -> None:
     source = Path(root or SHIPPED_CORPORA_DIR) / name
     staging = staging_directory_for(Path(target))
     try:
-        for path in source.iterdir():
-            if path.is_file() and path.name != BUILDER_FILE:
+        for path in source.iterdir():  # builder.json too: the stored copy says which code built it
+            if path.is_file():
                 shutil.copy2(path, staging / path.name)
         swap_directory_into_place(staging, Path(target))
     finally:
@@ -72,5 +72,18 @@ def copy_shipped(name: str, target: Path, root: Path | None = None) -> None:
 def ship_build(corpus: Corpus, fingerprint: str, root: Path | None = None) -> Path:
     """Write `corpus` as the shipped build, with the fingerprint it is valid for."""
     directory = save_corpus(corpus, Path(root or SHIPPED_CORPORA_DIR) / corpus.name)
-    (directory / BUILDER_FILE).write_text(json.dumps({"fingerprint": fingerprint}, indent=2) + "\n")
+    record_builder(directory, fingerprint)
     return directory
+
+
+def record_builder(directory: Path, fingerprint: str) -> None:
+    """Note beside a stored built-in corpus the fingerprint of the code that built it (`built_by` reads it)."""
+    (Path(directory) / BUILDER_FILE).write_text(json.dumps({"fingerprint": fingerprint}, indent=2) + "\n")
+
+
+def built_by(directory: Path) -> str | None:
+    """The fingerprint a stored built-in corpus was built with (None when it has no readable record)."""
+    try:
+        return json.loads((Path(directory) / BUILDER_FILE).read_text())["fingerprint"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None

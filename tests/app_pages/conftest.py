@@ -108,8 +108,8 @@ def grid(at: AppTest) -> dict:
     """The data the Explore page gave its card grid ({} when the page drew none)."""
     import json
 
-    elements = at.get("bidi_component")
-    return json.loads(elements[0].proto.json) if elements else {}
+    grids = [e for e in at.get("bidi_component") if e.proto.component_name == "aspectnav_card_grid"]
+    return json.loads(grids[0].proto.json) if grids else {}
 
 
 class GridCard:

@@ -116,3 +116,36 @@ def test_a_graded_union_column_says_that_sharing_both_ranks_first(tmp_path):
     assert column_description(engine, Query.parse("union")) == (
         "Similar in any of country or occupation, sharing more of them ranked first: trained to put articles sharing "
         "country and occupation closest, then those sharing one.")
+
+
+def test_explore_names_the_seeds_aspects_without_a_space_and_how_to_train_one():
+    from app_views.columns import missing_spaces_hint
+    from explore.corpus.model import Article, Corpus, Provenance
+    from tests.app_pages.conftest import fixture_engine
+
+    base = fixture_corpus()
+    articles = [Article(a.id, a.title, a.text, aspects=dict(a.aspects) | ({"industry": ("banking",)} if i < 2 else {}))
+                for i, a in enumerate(base.articles)]
+    corpus = Corpus("mine", articles, Provenance(source="JSONL import of mine.jsonl", date="2026-01-01"))
+    engine = fixture_engine(corpus)  # country and occupation spaces, none for industry
+    hint = missing_spaces_hint(corpus, engine, corpus.articles[0], where="on the Evaluation page")
+    assert hint.startswith("No space yet for aspect industry. Train one on the Evaluation page, or with ")
+    assert "--aspects industry" in hint
+    assert missing_spaces_hint(corpus, engine, corpus.articles[5]) == ""  # that seed has no industry label
+
+
+def test_the_links_column_and_the_read_link_are_named_after_the_corpus_source():
+    from app_views.card_grid import read_label
+    from app_views.columns import column_heading
+    from explore.corpus.model import Article, Corpus, Provenance
+    from explore.query import LINKS
+
+    wiki = fixture_corpus()
+    assert wiki.from_wikipedia and column_heading(LINKS, wiki) == "Wikipedia links"  # its articles' addresses
+    own = Corpus("mine", [Article("a", "A", "text", url="https://intranet.example.org/a")],
+                 Provenance(source="JSONL import of mine.jsonl", date="2026-01-01"))
+    assert not own.from_wikipedia and column_heading(LINKS, own) == "Links"
+    assert read_label("https://intranet.example.org/a") == "Read on intranet.example.org"
+    assert read_label("https://en.wikipedia.org/wiki/A") == "Read on Wikipedia"
+    vital_like = Corpus("v", [Article("a", "A", "text")], Provenance(source="Wikipedia leads via a package", date="x"))
+    assert vital_like.from_wikipedia

@@ -9,7 +9,7 @@ import pytest
 from explore import atomic_files
 from explore.corpus import registry
 from explore.corpus.registry import list_corpora, open_corpus, store_corpus
-from explore.corpus.shipped import BuiltinCorpus
+from explore.corpus.shipped import BuiltinCorpus, record_builder
 from explore.corpus.store import ARTICLES_FILE, CARD_FILE, load_corpus, save_corpus
 from explore.errors import AspectNavError
 from explore.settings import corpora_dir
@@ -55,6 +55,7 @@ def test_a_damaged_builtin_corpus_is_rebuilt_and_logged(vital_corpus, monkeypatc
     no_shipped_build = BuiltinCorpus(lambda: vital_corpus, lambda: "not-the-shipped-one")
     monkeypatch.setattr(registry, "_builtin_builders", lambda: {"vital": no_shipped_build})
     path = store_corpus(vital_corpus)
+    record_builder(path, "not-the-shipped-one")  # stored by this very code: only the damage is wrong
     flip_text_byte(path / ARTICLES_FILE, vital_corpus)
     with caplog.at_level(logging.WARNING, logger="explore.corpus.registry"):
         reopened = open_corpus("vital")

@@ -7,7 +7,7 @@ import pytest
 
 from explore.corpus import registry
 from explore.corpus.registry import corpus_path, open_corpus
-from explore.corpus.shipped import BUILDER_FILE, SHIPPED_CORPORA_DIR, BuiltinCorpus, ship_build, shipped_build
+from explore.corpus.shipped import BUILDER_FILE, SHIPPED_CORPORA_DIR, BuiltinCorpus, built_by, ship_build, shipped_build
 from explore.corpus.store import ARTICLES_FILE, load_corpus
 from explore.corpus.vital import vital_fingerprint
 from tests.explore.corpus.test_faults_store import flip_text_byte
@@ -39,7 +39,8 @@ def test_a_fresh_data_home_copies_the_shipped_build_instead_of_building(small_bu
     opened = open_corpus("vital")
     assert built == [] and opened.articles == corpus.articles
     stored = load_corpus(corpus_path("vital"))  # copied in: later opens load it like any stored corpus
-    assert stored.articles == corpus.articles and not (corpus_path("vital") / BUILDER_FILE).exists()
+    assert stored.articles == corpus.articles
+    assert built_by(corpus_path("vital")) == "fp-1"  # the copy says which code built it (an upgrade replaces it)
 
 
 def test_a_shipped_build_from_other_code_is_ignored_and_the_corpus_built(small_builtin, caplog):
@@ -87,3 +88,28 @@ def test_the_shipped_vital_build_equals_a_fresh_build(vital_corpus):
     shipped = shipped_build("vital", vital_fingerprint())
     assert shipped.articles == vital_corpus.articles and shipped.content_hash == vital_corpus.content_hash
     assert shipped.provenance.links == vital_corpus.provenance.links
+
+
+def test_a_builtin_corpus_stored_by_older_code_is_replaced_on_open(monkeypatch, isolated_home):
+    """An upgrade reaches a reader's data home: the stored copy of a built-in corpus records the fingerprint of
+    the code that built it, and a copy from other code is built again (an aspect attached keeps the record)."""
+    from explore.corpus import registry
+    from explore.corpus.model import Article, Corpus, Provenance
+    from explore.corpus.shipped import BuiltinCorpus, built_by
+
+    def version(labels: str) -> Corpus:
+        return Corpus("vital", [Article("a", "A", "text", aspects={"topic": (labels,)})],
+                      Provenance(source="test", date="2026-01-01"))
+
+    current = {"fingerprint": "v1", "corpus": version("old")}
+    monkeypatch.setattr(registry, "_builtin_builders", lambda: {"vital": BuiltinCorpus(
+        lambda: current["corpus"], lambda: current["fingerprint"])})
+    assert registry.open_corpus("vital")["a"].labels("topic") == ("old",)
+    assert built_by(registry.corpus_path("vital")) == "v1"
+    attached = version("old")
+    attached.articles[0] = Article("a", "A", "text", aspects={"topic": ("old",), "era": ("modern",)})
+    registry.store_corpus(attached)  # e.g. `corpus attach-aspect vital`
+    assert registry.open_corpus("vital")["a"].labels("era") == ("modern",)  # same code: kept, not rebuilt
+    current.update(fingerprint="v2", corpus=version("new"))  # AspectNav upgraded: new labels
+    assert registry.open_corpus("vital")["a"].labels("topic") == ("new",)
+    assert built_by(registry.corpus_path("vital")) == "v2"

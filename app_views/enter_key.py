@@ -1,0 +1,33 @@
+"""Enter in a text box as an event the page can act on: the title search takes its top suggestion on Enter.
+
+Streamlit's live text input sends what is typed on every pause, so by the time Enter is pressed there is nothing
+left to send and the server cannot tell Enter from a pause. This one-line component (a Streamlit v2 component,
+no markup of its own) listens for Enter on the box whose widget key it is given and sends the box's text as a
+one-shot trigger.
+"""
+from __future__ import annotations
+
+ENTER = "enter"
+_JS = """
+export default function (component) {
+  const { data, setTriggerValue } = component;
+  const box = document.querySelector(`.st-key-${data.key} input`);
+  if (!box || box.dataset.anEnter === "1") return;
+  box.dataset.anEnter = "1";
+  box.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.isComposing && box.value.trim()) setTriggerValue("enter", box.value);
+  });
+}
+"""
+_component = None
+
+
+def enter_pressed(widget_key: str) -> str | None:
+    """The text in the box `widget_key` when the reader pressed Enter in it on this rerun, else None."""
+    global _component
+    import streamlit as st
+
+    if _component is None:
+        _component = st.components.v2.component("aspectnav_enter_key", js=_JS, isolate_styles=False)
+    result = _component(data={"key": widget_key}, key=f"{widget_key}-enter", height=0, on_enter_change=lambda: None)
+    return result.enter if result.enter else None
