@@ -15,6 +15,7 @@ from app_views.columns import explore_columns, left_out_line, missing_spaces_hin
 from app_views.corpus_choice import chosen_corpus, explore_href
 from app_views.engine_cache import load_engine
 from app_views.markdown import escape_markdown
+from app_views.mix import seed_aspect_spaces
 from app_views.view_session import explore_view, write_url
 from app_views.view_widgets import blend_sliders, mix_picker, per_row_slider, seed_picker, trail_bar
 from explore.corpus.model import Corpus
@@ -42,8 +43,9 @@ def seed_area(corpus: Corpus, engine: Neighbourhood | None, engine_problem: str)
     left_out = left_out_line(engine or Neighbourhood(corpus, {}), seed)
     if left_out:
         st.caption(left_out)
+    # A seed none of whose aspects has a space gets no aspect column at all: say why, and how to train one.
     untrained = missing_spaces_hint(corpus, engine, seed, where="on the Evaluation page (*For maintainers*)")
-    if untrained:
+    if untrained and not (engine and seed and seed_aspect_spaces(engine, seed)):
         st.caption(untrained)
     mix = mix_picker(engine, seed)
     blend_sliders(engine, seed)
