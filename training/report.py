@@ -319,8 +319,10 @@ class EvaluationReport:
         for pool in POOLS:
             parts += [f"\n**{POOL_TITLES[pool]}**\n"]
             parts += ["\n\n".join(self.table(pool, group) for group in TABLE_GROUPS)]
-        parts += ["\n**AgTS, overlap with the generic space and share linked from the seed** (the last two describe "
-                  "a ranking: higher is not better)\n", self.secondary_table()]
+        linked = any("/links@" in key for scores in self.spaces.values() for key in scores)
+        described = "overlap with the generic space" + (" and share linked from the seed" if linked else "")
+        parts += [f"\n**AgTS, {described}** (the overlap{' and the share' if linked else ''} describe a ranking: "
+                  "higher is not better)\n", self.secondary_table()]
         if self.notes:
             parts += ["\n" + "\n".join(f"- {name}: {note}" for name, note in self.notes.items())]
         return "\n".join(parts) + "\n"
