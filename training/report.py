@@ -167,14 +167,15 @@ class EvaluationReport:
 
     @property
     def title(self) -> str:
-        """The report in words for a picker: `vital — main comparison of the spaces (13 spaces; shipped
+        """The report in words for a picker: `vital — main comparison of the spaces (13 rows; shipped
         with the app)`, from its file name and where it was found."""
         suffix = self.name.removeprefix(f"{self.corpus}-")
         what = REPORT_KINDS.get(suffix) or (f"evaluation run (split seed {suffix[1:]})" if suffix[1:].isdigit()
                                             and suffix[0] == "s" else f"report {suffix!r}")
         shipped = self.path is not None and self.path.resolve().parent == (ASSETS_DIR / "reports").resolve()
         where = "shipped with the app" if shipped else "your run"
-        return f"{self.corpus} — {what} ({len(self.spaces)} spaces; {where})"
+        rows = f"{len(self.spaces)} row" + ("" if len(self.spaces) == 1 else "s")
+        return f"{self.corpus} — {what} ({rows}; {where})"
 
     @property
     def overlap_k(self) -> int:

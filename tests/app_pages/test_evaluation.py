@@ -47,7 +47,7 @@ def report_file(isolated_home):
 def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
     at = app("app_pages/evaluation.py")
     assert [tab.label for tab in at.tabs] == ["country", "occupation", "country or occupation"]
-    assert "fixture — evaluation run (split seed 42) (2 spaces; your run)" in at.selectbox(key="eval_report").options
+    assert "fixture — evaluation run (split seed 42) (2 rows; your run)" in at.selectbox(key="eval_report").options
     country = _table(at.tabs[0].get("table")[0])
     for header in ("P@10 (precision)", "MRR@10 (mean reciprocal rank)", "MAP@10 (mean average precision)",
                    "AgTS (aspect-guided textual similarity)", "Overlap@50 (overlap with generic)"):

@@ -39,3 +39,16 @@ def test_descriptions_are_never_bold():
     cells = [cell for row in table.rows for cell in row.values()]
     assert "1.000" in cells and "0.200" in cells and not any("**" in cell for cell in cells)
     assert "Links@10 (linked from the seed)" in table.rows[0]
+
+
+def test_the_shipped_explore_report_has_a_row_for_each_explore_column_and_the_default_mix():
+    from explore.settings import ASSETS_DIR
+
+    report = EvaluationReport.load(ASSETS_DIR / "reports" / "vital-explore.json")
+    headings = [row_heading(report, row) for row in report.spaces]
+    assert headings[:7] == ["Wikipedia links", "generic", "country space", "occupation space", "topic space",
+                            "union space", "intersection space"]
+    assert headings.count("your mix") == 1  # the measured default, beside the other links shares
+    own = "own:country+occupation+topic"
+    mix = headings.index("your mix")
+    assert report.value(list(report.spaces)[mix], own, "ndcg", "corpus") is not None

@@ -31,7 +31,7 @@ def _report(spaces: dict, aspects=("country",), name="vital-main") -> Evaluation
 
 
 def test_reports_have_human_titles():
-    assert _report({"generic": {}}).title == "vital — main comparison of the spaces (1 spaces; your run)"
+    assert _report({"generic": {}}).title == "vital — main comparison of the spaces (1 row; your run)"
     assert _report({}, name="vital-s7").title.startswith("vital — evaluation run (split seed 7)")
     assert _report({}, name="vital-mine").title.startswith("vital — report 'mine'")
 
