@@ -21,14 +21,14 @@ def test_cells_bold_best_reasons_and_left_out_columns():
 def test_rows_are_named_as_explore_names_its_columns():
     from explore.mix import DEFAULT_LINKS_SHARE
 
-    rows = ["links", "generic", "country", "union", "intersection", "aspect:topic", "mix", "mix-5", "union-aspectcse",
+    rows = ["links", "generic", "country", "union", "intersection", "aspect:topic", "mix", "mix-50", "union-aspectcse",
             "blend"]
     report = EvaluationReport("vital", ["country", "own:country+topic"], 10, {}, {row: {} for row in rows},
-                              notes={"mix": f"default-mix:{DEFAULT_LINKS_SHARE}", "mix-5": "default-mix:0.05",
+                              notes={"mix": f"default-mix:{DEFAULT_LINKS_SHARE}", "mix-50": "default-mix:0.5",
                                      "blend": "blend:country:0.5,occupation:0.5", "country": "space:country-s43"})
     assert [row_heading(report, row) for row in rows] == [
         "Wikipedia links", "generic", "country space", "union space", "intersection space", "topic space", "your mix",
-        "your mix, 5% links", "union-aspectcse", "blend"]  # an alternative keeps its own name
+        "your mix, 50% links", "union-aspectcse", "blend"]  # an alternative keeps its own name
 
 
 def test_descriptions_are_never_bold():
