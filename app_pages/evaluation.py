@@ -6,12 +6,12 @@ import streamlit as st
 from app_views.columns import missing_spaces_hint
 from app_views.corpus_choice import chosen_corpus
 from app_views.engine_cache import forget_engines, load_engine
-from app_views.evaluation_table import TABLE_METRICS, metric_table
+from app_views.evaluation_table import TABLE_METRICS, metric_table, row_heading
 from app_views.figures import metric_bar_figure
 from app_views.markdown import code_span, escape_markdown
 from explore.errors import AspectNavError
 from training.on_demand import aspects_without_space, train_aspect_space
-from training.report import (METRICS, POOL_TITLES, column_relevance, column_title, evaluate_command, find_reports,
+from training.report import (DESCRIPTIVE, METRICS, POOL_TITLES, column_relevance, column_title, evaluate_command, find_reports,
                              metric_header, metric_meaning, metric_title)
 
 corpus = chosen_corpus()
@@ -77,7 +77,7 @@ k, n = report.k, report.overlap_k
 split = report.split
 seeds = ", ".join(map(str, report.seeds))
 over = f"mean ± sd over split seeds {seeds}" if len(report.seeds) > 1 else f"split seed {seeds}"
-st.caption(f"{len(report.spaces)} spaces, k = {k}; {escape_markdown(over)}: "
+st.caption(f"{len(report.spaces)} rows, k = {k}; {escape_markdown(over)}: "
            f"{split.get('train')} train / {split.get('test')} test articles. "
            f"File: {code_span(report.path.name)}.")
 controls = st.columns(2)
@@ -88,10 +88,14 @@ metric = controls[1].radio("Chart", list(METRICS), format_func=lambda m: metric_
 with st.expander("What the numbers mean"):
     st.markdown("\n".join(f"- **{escape_markdown(metric_title(m, k, n))}**: {escape_markdown(metric_meaning(m, k, n))}"
                           for m in TABLE_METRICS))
-    st.markdown(f"Higher is better for P, R, MRR, MAP, nDCG and AgTS; the best value of each column is in **bold** "
-                f"(in a report over several seeds, with every value within the spread of the best: a smaller "
-                f"difference is not one the seeds support). "
-                f"AgTS is measured on test articles and Overlap@{n} on all articles, whatever the pool.")
+    described = " and ".join(metric_header(m, k, n).split(" (")[0] for m in DESCRIPTIVE)
+    st.markdown(f"Higher is better for P, R, MRR, MAP, nDCG and AgTS; the best value of each of those columns is in "
+                f"**bold** (in a report over several seeds, with every value within the spread of the best: a smaller "
+                f"difference is not one the seeds support). {described} describe a list (how close it stays to "
+                f"generic, how much of it the seed links to), so none of their values is bold. "
+                f"AgTS is measured on test articles, {described} on all articles, whatever the pool. Rows are named "
+                f"as Explore names its columns; a row with another name is an alternative compared here, not a "
+                f"column of Explore (*What each row is* says what it ranks by).")
 
 for column, tab in zip(report.aspects, st.tabs([escape_markdown(column_title(c)) for c in report.aspects])):
     with tab:
@@ -108,12 +112,13 @@ for column, tab in zip(report.aspects, st.tabs([escape_markdown(column_title(c))
             st.caption(escape_markdown(line))
         rows = report.metric_rows(column, pool)
         spread = [report.sd(row["space"], column, metric, pool) for row in rows]
+        rows = [row | {"space": row_heading(report, row["space"])} for row in rows]
         title = f"{column_title(column)}: {metric_title(metric, k, n)}" + (" (mean ± sd over seeds)" if any(
             sd is not None for sd in spread) else "")
         st.plotly_chart(metric_bar_figure(rows, f"{METRICS[metric]}@{k}", title, spread), key=f"eval-{column}")
 
 if report.notes:
-    with st.expander("What each space is (its query)"):
-        st.table([{"space": escape_markdown(space), "query": code_span(note)} for space, note in report.notes.items()],
-                 hide_index=True)
+    with st.expander("What each row is (its query)"):
+        st.table([{"row": escape_markdown(row_heading(report, space)), "query": code_span(note)}
+                  for space, note in report.notes.items()], hide_index=True)
 maintainer_notes()

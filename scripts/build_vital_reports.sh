@@ -5,9 +5,22 @@
 # ranking, so each figure is that of the lists the app serves. The main table is the mean ± sd over three
 # seeds (each seed its own split and training: vital-main-s42/-s43/-s44, then `training summarize`); the
 # objectives table is seed 42. About 25 minutes on a 2-core CPU. Run from the repository root.
+# `explore` alone (bash scripts/build_vital_reports.sh explore, ~5 minutes) regenerates only vital-explore.*.
 set -euo pipefail
 export ASPECTNAV_HOME="${ASPECTNAV_HOME:-$(mktemp -d)/aspectnav-reports}"
 SEEDS=(42 43 44)
+
+# Explore's columns as shipped (the shipped spaces, in a data home of their own, on their split: seed 42), and
+# each seed's default "your mix" at several links shares: the measurement behind explore/mix.py's
+# DEFAULT_LINKS_SHARE (docs/training.md, "The links share of your mix").
+explore_report() {
+  local rows="links,generic,country,occupation,topic,union,intersection" share
+  for share in 0 0.05 0.1 0.15 0.2 0.3 0.5; do rows+=",your-mix-$share=default-mix:$share"; done
+  ASPECTNAV_HOME="$(mktemp -d)" python -m training evaluate --corpus vital --aspects country,occupation,topic \
+    --own-aspects country,occupation,topic --output assets/reports/vital-explore --spaces "$rows" > /dev/null
+}
+explore_report
+[ "${1:-}" = explore ] && exit 0
 train() { python -m training train --corpus vital --drop-labels-below 2 --quiet "$@"; }
 
 # The main comparison: the shipped recipes (scripts/build_vital_spaces.sh) and the multi-aspect variants.
@@ -22,7 +35,7 @@ for seed in "${SEEDS[@]}"; do
   train --seed "$seed" --aspects country,occupation --combine graded --objective graded --space-name "graded-linear$s"
   python -m training evaluate --corpus vital --seed "$seed" --aspects country,occupation,topic \
     --combined country+occupation --output "$ASPECTNAV_HOME/vital-main-s$seed" \
-    --spaces "links,generic,country=country$s,occupation=occupation$s,topic=topic-aspectcse-fn-mlp$s,intersection=intersection-country-occupation$s,union-aspectcse=union-country-occupation$s,blend=blend:country$s:0.5,occupation$s:0.5,union-graded-linear=graded-linear$s,union-graded=graded-mlp$s" \
+    --spaces "links,generic,country=country$s,occupation=occupation$s,topic=topic-aspectcse-fn-mlp$s,intersection=intersection-country-occupation$s,union-aspectcse=union-country-occupation$s,blend=blend:country$s:0.5,occupation$s:0.5,union-graded-linear=graded-linear$s,union=graded-mlp$s" \
     > /dev/null
 done
 python -m training summarize --output assets/reports/vital-main "$ASPECTNAV_HOME"/vital-main-s{42,43,44}.json

@@ -76,7 +76,8 @@ def test_evaluation_one_aspect_per_tab_nothing_clipped(server, browser):
         if ":" not in label and label in ("country", "occupation", "topic"):
             assert "Overlap@50" in text
         else:
-            assert "n/a: measured for single aspects only" in text
+            assert "n/a: measured in the tabs of one aspect and of the seed's own aspects" in text
+        assert "Wikipedia links" in text and "union space" in text  # rows named as Explore names its columns
         _scroll_to(driver, driver.find_element("css selector", '[role="tablist"]'))
         shot(driver, "pages_evaluation.png" if index == 0 else f"pages_evaluation_{index}.png")
 

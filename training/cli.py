@@ -56,6 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--combined", type=lambda s: [tuple(g.split("+")) for g in s.split(",") if g], default=[],
                           help="Aspect groups such as country+occupation: adds `any:country+occupation` (shares either, "
                                "what a union space is for) and `all:country+occupation` (shares both) columns.")
+    evaluate.add_argument("--own-aspects", type=lambda s: tuple(a for a in s.replace("+", ",").split(",") if a),
+                          default=(), help="Aspects such as country,occupation,topic: adds the column `own:...`, the "
+                                           "seed's own aspects (seeds labelled in any; nDCG gain: how many of them a "
+                                           "neighbour shares), what each seed's default mix (`default-mix`) is for.")
     evaluate.add_argument("--seed", type=int, default=42, help="Split seed; must be the runs' seed.")
     evaluate.add_argument("--test-fraction", type=float, default=0.2)
     evaluate.add_argument("--k", type=int, default=10)
@@ -97,10 +101,12 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def evaluation_rows(items: list[str], space_names: list[str]) -> list[tuple[str, Query, bool]]:
+def evaluation_rows(items: list[str], space_names: list[str]) -> list[tuple[str, "Query | DefaultMix", bool]]:
     """(row label, query, whether the item named its row) per `--spaces` item: `[label=]query`, where a
     bare word that names one of `space_names` is that space (`union` is the space called union, even
-    beside other union spaces)."""
+    beside other union spaces) and `default-mix[:share]` is each seed's default mix (training.rankings.DefaultMix)."""
+    from training.rankings import DefaultMix
+
     rows = []
     for item in items:
         label, sep, text = item.partition("=")
@@ -108,7 +114,10 @@ def evaluation_rows(items: list[str], space_names: list[str]) -> list[tuple[str,
         if not labelled:
             label, text = item, item
         text = text.strip()
-        query = Query(Kind.SPACE, text) if text in space_names else Query.parse(text)
+        if DefaultMix.spelt(text):
+            query = DefaultMix.parse(text)
+        else:
+            query = Query(Kind.SPACE, text) if text in space_names else Query.parse(text)
         rows.append((label.strip(), query, labelled))
     return rows
 
@@ -118,28 +127,32 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from explore.neighbours import Neighbourhood
     from training.evaluation import AspectRetrievalEvaluator
     from training.export import trained_split
-    from training.rankings import QueryRanking
+    from explore.query import LINKS
+    from explore.ranking import LINKS_COMPONENT
+    from training.rankings import QueryRanking, ranking_for
     from training.report import EvaluationReport
     from training.splits import split_by_article
     from training.validation import TrainingInputError
 
     corpus = open_corpus(args.corpus)
-    unknown = [a for a in [*args.aspects, *(a for g in args.combined for a in g)] if a not in corpus.aspect_names]
+    unknown = [a for a in [*args.aspects, *(a for g in args.combined for a in g), *args.own_aspects]
+               if a not in corpus.aspect_names]
     if unknown:
         raise TrainingInputError(f"Corpus {corpus.name!r} has no aspect {', '.join(unknown)}; "
                                  f"its aspects: {', '.join(corpus.aspect_names)}.")
     split = split_by_article(corpus, args.seed, args.test_fraction)
     engine = Neighbourhood.open(corpus)
-    rows = [(label, QueryRanking(engine, query), labelled)
+    rows = [(label, ranking_for(engine, query), labelled)
             for label, query, labelled in evaluation_rows(args.spaces, list(engine.spaces))]
     for _, ranking, _ in rows:  # a space trained on another split has seen this split's test articles
-        for name in ranking.mix:
+        for name in set(ranking.mix) - {LINKS_COMPONENT}:
             fingerprint = trained_split(engine.spaces[name])
             if fingerprint not in (None, split.fingerprint):
                 raise TrainingInputError(f"Space {name!r} was trained on another split than seed {split.seed} / "
                                          f"test fraction {split.test_fraction}.")
+    links = QueryRanking(engine, LINKS) if LINKS in engine.available_queries() else None
     evaluator = AspectRetrievalEvaluator(corpus, split, args.aspects, k=args.k, combined=args.combined,
-                                         reference=QueryRanking(engine, GENERIC))
+                                         own=args.own_aspects, reference=QueryRanking(engine, GENERIC), links=links)
     report = EvaluationReport(corpus.name, evaluator.columns, args.k, split.describe())
     for label, ranking, labelled in rows:  # a named row notes what it ranks by
         report.add(label, evaluator.evaluate(ranking), note=str(ranking.query) if labelled else "")

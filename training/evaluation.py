@@ -8,13 +8,14 @@ from typing import Sequence
 import numpy as np
 
 from explore.corpus.model import Corpus
-from training.metrics import agts, neighbour_overlap, retrieval_metrics
+from training.metrics import agts, linked_share, neighbour_overlap, retrieval_metrics
 from training.rankings import Ranking, as_ranking
 from training.relevance import LabelIndex, RelevanceRule
 from training.splits import ArticleSplit
 
 
 COMBINED = {"any": "union", "all": "intersection"}  # column prefix of a combined aspect group
+OWN = "own"  # column prefix of "the seed's own aspects" (graded: how many of them a neighbour shares)
 
 
 class AspectRetrievalEvaluator:
@@ -29,21 +30,31 @@ class AspectRetrievalEvaluator:
 
     `combined` adds columns for groups of aspects: `any:a+b` (relevant = shares a label of a or of b:
     what a union space is trained for; nDCG's gain = how many of them it shares) and `all:a+b` (shares a
-    label of both); their seeds are the test articles labelled in every aspect of the group.
+    label of both); their seeds are the test articles labelled in every aspect of the group. `own` adds the
+    column `own:a+b+c`, "the seed's own aspects": seeds are the test articles labelled in any of them, a
+    neighbour's nDCG gain is how many of the seed's aspects it shares a label of (what *your mix*, which
+    mixes each seed's own aspect spaces, is for).
+
+    `links` (the links column's ranking) adds `corpus/{column}/links@k`, the share of the top k the seed
+    links to, wherever Overlap@n is measured (single aspects and `own`).
 
     `model` may be a Ranking, an embedding matrix in corpus row order, or anything with `encode(list[str])`.
     """
 
     def __init__(self, corpus: Corpus, split: ArticleSplit, aspects: Sequence[str], k: int = 10,
                  reference: "Ranking | np.ndarray | None" = None, overlap_k: int = 50, agts_pairs: int = 20000,
-                 text_of=None, combined: Sequence[Sequence[str]] = ()):
+                 text_of=None, combined: Sequence[Sequence[str]] = (), own: Sequence[str] = (),
+                 links: "Ranking | None" = None):
         self.corpus = corpus
         self.split = split
         self.combined = [tuple(group) for group in combined]
-        self.aspects = list(dict.fromkeys([*aspects, *(a for group in self.combined for a in group)]))
+        self.own = tuple(own)
+        self.aspects = list(dict.fromkeys([*aspects, *(a for group in self.combined for a in group), *self.own]))
         self.columns = list(aspects) + [f"{mode}:{'+'.join(g)}" for g in self.combined for mode in COMBINED]
+        self.columns += [f"{OWN}:{'+'.join(self.own)}"] if self.own else []
         self.k = k
         self.reference = None if reference is None else as_ranking(reference)
+        self.links = links
         self.overlap_k = overlap_k
         self.agts_pairs = agts_pairs
         self.text_of = text_of
@@ -54,14 +65,15 @@ class AspectRetrievalEvaluator:
         """Candidates per pool; None = the whole corpus (the served ranking, hnswlib where it serves)."""
         return {"test": self.split.test, "corpus": None}
 
-    def seeds(self, aspects: Sequence[str]) -> np.ndarray:
-        """Test articles labelled in every one of `aspects`."""
-        labelled = np.logical_and.reduce([self.index.has(a) for a in aspects])
+    def seeds(self, aspects: Sequence[str], every: bool = True) -> np.ndarray:
+        """Test articles labelled in every one of `aspects` (`every` False: in any of them)."""
+        labelled = (np.logical_and if every else np.logical_or).reduce([self.index.has(a) for a in aspects])
         return self.split.test[labelled[self.split.test]]
 
     def rule(self, column: str) -> RelevanceRule:
         mode, _, aspects = column.rpartition(":")
-        return RelevanceRule(self.index, tuple(aspects.split("+")), COMBINED.get(mode, "single"))
+        combine = "graded" if mode == OWN else COMBINED.get(mode, "single")
+        return RelevanceRule(self.index, tuple(aspects.split("+")), combine)
 
     def __call__(self, model, output_path: str | None = None, epoch: int = -1, steps: int = -1) -> dict[str, float]:
         if isinstance(model, np.ndarray) or hasattr(model, "top"):
@@ -82,14 +94,17 @@ class AspectRetrievalEvaluator:
         metrics: dict[str, float] = {}
         for column in self.columns:
             rule = self.rule(column)
-            seeds = self.seeds(rule.aspects)
+            seeds = self.seeds(rule.aspects, every=rule.combine != "graded")
             for pool_name, pool in self.pools().items():
                 scores = retrieval_metrics(ranking, rule.matrix, seeds, pool, self.k, rule.gains)
                 metrics.update({f"{pool_name}/{column}/{name}": value for name, value in scores.items()})
             metrics[f"test/{column}/agts"] = agts(ranking, rule.pairs, seeds, self.agts_pairs, self.split.seed)
-            if self.reference is not None and len(rule.aspects) == 1:
-                metrics[f"corpus/{column}/overlap@{self.overlap_k}"] = neighbour_overlap(
-                    self.reference, ranking, seeds, None, self.overlap_k)
-        single = [c for c in self.columns if ":" not in c]
+            if len(rule.aspects) == 1 or rule.combine == "graded":  # descriptions, not scores
+                if self.reference is not None:
+                    metrics[f"corpus/{column}/overlap@{self.overlap_k}"] = neighbour_overlap(
+                        self.reference, ranking, seeds, None, self.overlap_k)
+                if self.links is not None:
+                    metrics[f"corpus/{column}/links@{self.k}"] = linked_share(ranking, self.links, seeds, self.k)
+        single = [c for c in self.columns if ":" not in c] or self.columns  # only combined columns: their mean
         metrics[self.primary_metric] = float(np.mean([metrics[f"test/{a}/mrr@{self.k}"] for a in single]))
         return metrics

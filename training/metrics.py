@@ -103,3 +103,19 @@ def neighbour_overlap(first: "Ranking | np.ndarray", second: "Ranking | np.ndarr
         return float("nan")
     a, b = neighbours(first, seeds, pool, k), neighbours(second, seeds, pool, k)
     return float(np.mean([len(np.intersect1d(x[x >= 0], y[y >= 0])) / k for x, y in zip(a, b)]))
+
+
+def linked_share(ranking: "Ranking | np.ndarray", links: Ranking, seeds: np.ndarray, k: int = 10,
+                 most_links: int = 1000) -> float:
+    """Links@k: mean share of each seed's top k that the seed links to (`links` ranks a seed's links, in
+    any order): how much the links decide a list. A description, not a score where higher is better."""
+    seeds = np.asarray(seeds)
+    if not len(seeds):
+        return float("nan")
+    ranking = as_ranking(ranking)
+    total = 0.0
+    for start in range(0, len(seeds), CHUNK):
+        chunk = seeds[start:start + CHUNK]
+        top, linked = ranking.top(chunk, None, k), links.top(chunk, None, most_links)
+        total += sum(len(np.intersect1d(x[x >= 0], y[y >= 0])) / k for x, y in zip(top, linked))
+    return float(total / len(seeds))

@@ -6,14 +6,16 @@ and the CLI show; `EmbeddingRanking` is exact cosine over a matrix, for models b
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
-from explore.errors import UnknownSpaceError
+from explore.errors import InvalidQueryError, UnknownSpaceError
+from explore.mix import DEFAULT_LINKS_SHARE, default_mix
 from explore.neighbours import Neighbourhood
 from explore.query import LINKS, Kind, Query
-from explore.ranking import pair_scores
+from explore.ranking import LINKS_COMPONENT, pair_scores
 
 CHUNK = 256
 
@@ -75,19 +77,94 @@ class QueryRanking:
         self.size = len(engine.corpus)
 
     def top(self, seeds: np.ndarray, pool: np.ndarray | None, k: int) -> np.ndarray:
-        pool = None if pool is None else np.sort(np.asarray(pool, dtype=np.int64))
-        out = np.full((len(seeds), k), -1, dtype=np.int64)
-        for i, seed in enumerate(np.asarray(seeds)):
-            if self.query.kind is Kind.LINKS:
-                rows = np.asarray(self.engine.linked_rows(self.engine.corpus.articles[int(seed)]), dtype=np.int64)
-                rows = (rows if pool is None else rows[np.isin(rows, pool)])[:k]
-            else:
-                rows, _ = self.engine.ranked_rows(self.query, int(seed), k, pool)
-            out[i, :len(rows)] = rows
-        return out
+        return _seed_by_seed(self, seeds, pool, k)
+
+    def rows_for(self, seed: int, pool: np.ndarray | None, k: int) -> np.ndarray:
+        if self.query.kind is Kind.LINKS:
+            rows = np.asarray(self.engine.linked_rows(self.engine.corpus.articles[seed]), dtype=np.int64)
+            return (rows if pool is None else rows[np.isin(rows, pool)])[:k]
+        return self.engine.ranked_rows(self.query, seed, k, pool)[0]
 
     def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-        return None if self.query.kind is Kind.LINKS else pair_scores(self.engine.spaces, self.mix, a, b)
+        if self.query.kind is Kind.LINKS or LINKS_COMPONENT in self.mix:
+            return None  # a links weight scores a seed's neighbours, not any pair of articles
+        return pair_scores(self.engine.spaces, self.mix, a, b)
+
+
+@dataclass(frozen=True)
+class DefaultMix:
+    """An evaluation row meaning "each seed's default *your mix*" (explore/mix.py): its own aspect spaces
+    equally weighted plus its links at `links_share`. Spelt `default-mix` (the app's share) or
+    `default-mix:0.1`; `parse()` and `str()` round-trip."""
+
+    links_share: float = DEFAULT_LINKS_SHARE
+
+    PREFIX = "default-mix"
+
+    @classmethod
+    def spelt(cls, text: str) -> bool:
+        return text == cls.PREFIX or text.startswith(cls.PREFIX + ":")
+
+    @classmethod
+    def parse(cls, text: str) -> "DefaultMix":
+        _, _, share = text.partition(":")
+        try:
+            value = float(share) if share else DEFAULT_LINKS_SHARE
+        except ValueError:
+            value = -1.0
+        if not 0.0 <= value <= 1.0:
+            raise InvalidQueryError(f"{text!r}: the links share of a default mix is a number from 0 to 1, "
+                                    f"e.g. {cls.PREFIX}:0.1.")
+        return cls(value)
+
+    def __str__(self) -> str:
+        return f"{self.PREFIX}:{self.links_share:g}"
+
+
+class DefaultMixRanking:
+    """Each seed ranked by its own default mix (a blend of the seed's aspect spaces and its links), through
+    the engine's ranking, as the app's *your mix* column serves it before the reader changes it."""
+
+    def __init__(self, engine: Neighbourhood, spec: DefaultMix):
+        self.engine = engine
+        self.query = spec
+        self.mix = {name: 1.0 for name, space in engine.spaces.items() if space.kind in ("aspect", "generic")}
+        self.size = len(engine.corpus)
+
+    def blend_for(self, seed: int) -> Query | None:
+        blend = default_mix(self.engine, self.engine.corpus.articles[int(seed)], self.query.links_share)
+        return None if blend is None else Query.blended(blend)
+
+    def top(self, seeds: np.ndarray, pool: np.ndarray | None, k: int) -> np.ndarray:
+        return _seed_by_seed(self, seeds, pool, k)
+
+    def rows_for(self, seed: int, pool: np.ndarray | None, k: int) -> np.ndarray:
+        query = self.blend_for(seed)
+        return np.empty(0, dtype=np.int64) if query is None else self.engine.ranked_rows(query, seed, k, pool)[0]
+
+    def pair_scores(self, a: np.ndarray, b: np.ndarray) -> None:
+        return None  # each seed has its own mix (and links): no one score over pairs of articles
+
+
+def _seed_by_seed(ranking, seeds: np.ndarray, pool: np.ndarray | None, k: int) -> np.ndarray:
+    """`top` from `ranking.rows_for(seed, pool, k)`, one seed at a time, remembered per (seed, pool, k): the
+    evaluator asks again for the seeds several columns share."""
+    pool = None if pool is None else np.sort(np.asarray(pool, dtype=np.int64))
+    pool_key = None if pool is None else hash(pool.tobytes())
+    memo = ranking.__dict__.setdefault("_memo", {})
+    out = np.full((len(seeds), k), -1, dtype=np.int64)
+    for i, seed in enumerate(np.asarray(seeds)):
+        key = (int(seed), pool_key, k)
+        if key not in memo:
+            memo[key] = ranking.rows_for(int(seed), pool, k)
+        rows = memo[key]
+        out[i, :len(rows)] = rows
+    return out
+
+
+def ranking_for(engine: Neighbourhood, row: "Query | DefaultMix") -> "QueryRanking | DefaultMixRanking":
+    """The ranking an evaluation row names (training.cli.evaluation_rows)."""
+    return DefaultMixRanking(engine, row) if isinstance(row, DefaultMix) else QueryRanking(engine, row)
 
 
 def as_ranking(ranking: "Ranking | np.ndarray") -> Ranking:

@@ -26,7 +26,7 @@ POOLS = tuple(POOL_TITLES)
 # and one line on how to read it. {k} is the report's cut-off, {n} the overlap's.
 METRIC_NAMES = {"precision": "precision", "recall": "recall", "mrr": "mean reciprocal rank",
                 "map": "mean average precision", "ndcg": "normalised discounted cumulative gain", "agts": "aspect-guided textual similarity",
-                "overlap": "overlap with generic"}
+                "overlap": "overlap with generic", "links": "linked from the seed"}
 _METRIC_TITLES = {
     "precision": "P@{k} (precision: the share of the top {k} that is relevant)",
     "recall": "R@{k} (recall: the share of all relevant articles that reach the top {k})",
@@ -35,6 +35,7 @@ _METRIC_TITLES = {
     "ndcg": "nDCG@{k} (normalised discounted cumulative gain: graded relevance, discounted by rank)",
     "agts": "AgTS (aspect-guided textual similarity: do higher scores go with a shared label?)",
     "overlap": "Overlap@{n} (share of the top {n} that the generic space also returns)",
+    "links": "Links@{k} (share of the top {k} that the seed links to)",
 }
 _METRIC_MEANINGS = {
     "precision": "Of a seed's {k} nearest neighbours, the share that are relevant: 1.0 = all {k}.",
@@ -45,22 +46,29 @@ _METRIC_MEANINGS = {
            "usually right.",
     "map": "Precision at the rank of each relevant neighbour, averaged (divided by the smaller of {k} and the "
            "number of relevant articles): it rewards putting all the relevant articles first, not only one.",
-    "ndcg": "Each relevant neighbour in the top {k} gains its grade (in an 'or' column, how many of the aspects it "
-            "shares with the seed; else 1), discounted by log2(rank + 1), divided by the best score the articles "
+    "ndcg": "Each relevant neighbour in the top {k} gains its grade (in an 'or' column and in 'the seed's own "
+            "aspects', how many of the aspects it shares with the seed; else 1), discounted by log2(rank + 1), divided by the best score the articles "
             "allow: 1.0 = the best possible order, sharing more ranked first.",
     "agts": "For random pairs of test articles: the Spearman correlation between the pair's similarity in the "
             "space and whether the two share a label. 0: the similarity ignores the label; higher: pairs the "
             "space finds similar tend to share it.",
     "overlap": "Share of each seed's {n} nearest neighbours (all articles) that the generic space returns too: "
-               "1.0 = the same neighbours as generic, lower = the space reorders more. Single aspects only.",
+               "1.0 = the same neighbours as generic, lower = the space reorders more. It describes a space, it "
+               "does not score it: higher is not better.",
+    "links": "Share of each seed's {k} nearest neighbours (all articles) that the seed links to (the articles of "
+             "the Wikipedia links column): 1.0 = the list is the seed's links. It describes how much the links "
+             "decide a list, it does not score it: higher is not better.",
 }
-REPORT_KINDS = {"main": "main comparison of the spaces", "objectives": "training objectives compared"}
+# Metrics that describe a ranking rather than score it: never shown as "best".
+DESCRIPTIVE = ("overlap", "links")
+REPORT_KINDS = {"main": "main comparison of the spaces", "objectives": "training objectives compared",
+                "explore": "Explore's columns as shipped, your mix at several links shares"}
 
 
 def metric_header(metric: str, k: int = 10, n: int = 50) -> str:
     """`MRR@10 (mean reciprocal rank)`: short enough for a table header, named in full."""
-    short = METRICS.get(metric) or {"agts": "AgTS", "overlap": f"Overlap@{n}"}[metric]
-    suffix = f"@{k}" if metric in METRICS else ""
+    short = METRICS.get(metric) or {"agts": "AgTS", "overlap": f"Overlap@{n}", "links": "Links"}[metric]
+    suffix = f"@{k}" if metric in METRICS or metric == "links" else ""
     return f"{short}{suffix} ({METRIC_NAMES[metric]})"
 
 
@@ -75,10 +83,12 @@ def metric_meaning(metric: str, k: int = 10, n: int = 50) -> str:
 
 
 def column_title(column: str) -> str:
-    """A report column in words: `country`, or for groups `country or occupation` (any) and
-    `country and occupation` (all)."""
+    """A report column in words: `country`, or for groups `country or occupation` (any),
+    `country and occupation` (all) and `the seed's own aspects` (own)."""
     mode, _, aspects = column.rpartition(":")
     names = aspects.split("+")
+    if mode == "own":
+        return "the seed's own aspects"
     joiner = {"any": " or ", "all": " and "}.get(mode)
     return joiner.join(names) if joiner else column
 
@@ -91,6 +101,9 @@ def column_relevance(column: str) -> str:
         return f"shares one of the seed's {' or '.join(names)} labels"
     if mode == "all":
         return f"shares one of the seed's labels in each of {' and '.join(names)}"
+    if mode == "own":
+        return (f"shares a label with the seed in one of its aspects ({', '.join(names)}; every test article "
+                f"labelled in one of them is a seed); nDCG's gain is how many of them it shares")
     return f"shares one of the seed's {column} labels"
 
 
@@ -154,14 +167,15 @@ class EvaluationReport:
 
     @property
     def title(self) -> str:
-        """The report in words for a picker: `vital — main comparison of the spaces (13 spaces; shipped
+        """The report in words for a picker: `vital — main comparison of the spaces (13 rows; shipped
         with the app)`, from its file name and where it was found."""
         suffix = self.name.removeprefix(f"{self.corpus}-")
         what = REPORT_KINDS.get(suffix) or (f"evaluation run (split seed {suffix[1:]})" if suffix[1:].isdigit()
                                             and suffix[0] == "s" else f"report {suffix!r}")
         shipped = self.path is not None and self.path.resolve().parent == (ASSETS_DIR / "reports").resolve()
         where = "shipped with the app" if shipped else "your run"
-        return f"{self.corpus} — {what} ({len(self.spaces)} spaces; {where})"
+        rows = f"{len(self.spaces)} row" + ("" if len(self.spaces) == 1 else "s")
+        return f"{self.corpus} — {what} ({rows}; {where})"
 
     @property
     def overlap_k(self) -> int:
@@ -174,6 +188,8 @@ class EvaluationReport:
             return f"test/{column}/agts"
         if metric == "overlap":
             return f"corpus/{column}/overlap@{self.overlap_k}"
+        if metric == "links":
+            return f"corpus/{column}/links@{self.k}"
         return f"{pool}/{column}/{metric}@{self.k}"
 
     def seed_counts(self, column: str, pool: str) -> tuple[int, int] | None:
@@ -201,21 +217,21 @@ class EvaluationReport:
         return None if _missing(value) else float(value)
 
     def best_spaces(self, column: str, metric: str, pool: str = "test") -> set[str]:
-        """The spaces shown in bold for a figure (see `_best`)."""
-        return self._best(self._key(pool, column, metric))
+        """The spaces shown in bold for a figure (see `_best`); none for a metric that only describes."""
+        return set() if metric in DESCRIPTIVE else self._best(self._key(pool, column, metric))
 
     def missing_reason(self, space: str, column: str, metric: str, pool: str = "test") -> str:
         """Why `value` is None, in words (`n/a: …`); empty when it has a value."""
         if self.value(space, column, metric, pool) is not None:
             return ""
         stored = self._key(pool, column, metric) in self.spaces.get(space, {})
-        if metric == "overlap" and ":" in column:
-            return "n/a: measured for single aspects only"
+        if metric in DESCRIPTIVE and column.partition(":")[0] in ("any", "all"):
+            return "n/a: measured in the tabs of one aspect and of the seed's own aspects"
         if not stored:
-            return "n/a: not measured in this run" if metric == "overlap" else "n/a: not in this report"
+            return "n/a: not measured in this run" if metric in DESCRIPTIVE else "n/a: not in this report"
         counts = self.seed_counts(column, "test" if metric == "agts" else pool)
         if metric == "agts":
-            if "links" in (space, self.notes.get(space)):
+            if self.ranks_by_links(space):
                 return "n/a: links have no similarity score to correlate"
             if counts is not None and sum(counts) < 2:
                 return "n/a: fewer than 2 labelled test articles"
@@ -223,6 +239,11 @@ class EvaluationReport:
         if counts is not None and counts == (0, 0):
             return "n/a: no test article has this label"
         return "n/a: no seed has a relevant article"
+
+    def ranks_by_links(self, space: str) -> bool:
+        """Whether the row ranks with the seed's links (the links column, a blend or default mix with links)."""
+        spelt = self.notes.get(space) or space
+        return spelt == "links" or "links:" in spelt or spelt.startswith("default-mix")
 
     def add(self, name: str, metrics: dict[str, float], note: str = "") -> None:
         self.spaces[name] = metrics
@@ -275,17 +296,18 @@ class EvaluationReport:
         return "\n".join(lines)
 
     def secondary_table(self) -> str:
-        """AgTS (test pairs) and Overlap@50 with the generic space (corpus pool) per aspect."""
-        overlap = next((key.rsplit("/", 1)[1] for s in self.spaces.values() for key in s if "/overlap@" in key),
-                       "overlap@50")
-        single = [a for a in self.aspects if ":" not in a]
-        head = ["Space"] + [f"{a} AgTS" for a in self.aspects] + [f"{a} {overlap.capitalize()}" for a in single]
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        """AgTS (test pairs), Overlap@50 with the generic space and Links@k (corpus pool) per aspect; the
+        last two describe a ranking, so nothing is bold."""
+        described = [a for a in self.aspects if a.partition(":")[0] not in ("any", "all")]
+        keys = [(f"{a} AgTS", f"test/{a}/agts") for a in self.aspects]
+        for metric in DESCRIPTIVE:
+            if any(self._key("corpus", a, metric) in s for s in self.spaces.values() for a in described):
+                keys += [(f"{a} {metric_header(metric, self.k, self.overlap_k).split(' (')[0]}",
+                          self._key("corpus", a, metric)) for a in described]
+        lines = ["| " + " | ".join(["Space"] + [head for head, _ in keys]) + " |", "|" + "---|" * (len(keys) + 1)]
         for name, s in self.spaces.items():
             sd = self.spread.get(name, {})
-            cells = [_cell(s.get(f"test/{a}/agts"), sd.get(f"test/{a}/agts")) for a in self.aspects]
-            cells += [_cell(s.get(f"corpus/{a}/{overlap}"), sd.get(f"corpus/{a}/{overlap}")) for a in single]
-            lines.append(f"| {name} | " + " | ".join(cells) + " |")
+            lines.append(f"| {name} | " + " | ".join(_cell(s.get(key), sd.get(key)) for _, key in keys) + " |")
         return "\n".join(lines)
 
     def to_markdown(self) -> str:
@@ -298,7 +320,10 @@ class EvaluationReport:
         for pool in POOLS:
             parts += [f"\n**{POOL_TITLES[pool]}**\n"]
             parts += ["\n\n".join(self.table(pool, group) for group in TABLE_GROUPS)]
-        parts += ["\n**AgTS and overlap with the generic space**\n", self.secondary_table()]
+        linked = any("/links@" in key for scores in self.spaces.values() for key in scores)
+        described = "overlap with the generic space" + (" and share linked from the seed" if linked else "")
+        parts += [f"\n**AgTS, {described}** (the overlap{' and the share' if linked else ''} describe a ranking: "
+                  "higher is not better)\n", self.secondary_table()]
         if self.notes:
             parts += ["\n" + "\n".join(f"- {name}: {note}" for name, note in self.notes.items())]
         return "\n".join(parts) + "\n"

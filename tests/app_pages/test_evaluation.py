@@ -47,18 +47,22 @@ def report_file(isolated_home):
 def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
     at = app("app_pages/evaluation.py")
     assert [tab.label for tab in at.tabs] == ["country", "occupation", "country or occupation"]
-    assert "fixture — evaluation run (split seed 42) (2 spaces; your run)" in at.selectbox(key="eval_report").options
+    assert "fixture — evaluation run (split seed 42) (2 rows; your run)" in at.selectbox(key="eval_report").options
     country = _table(at.tabs[0].get("table")[0])
     for header in ("P@10 (precision)", "MRR@10 (mean reciprocal rank)", "MAP@10 (mean average precision)",
                    "AgTS (aspect-guided textual similarity)", "Overlap@50 (overlap with generic)"):
         assert header in country
     assert "n/a: not in this report" in country and "None" not in country and "nan" not in country
     assert "**0.700**" in country  # the best of each column in bold
+    assert "**1.000**" not in country and "1.000" in country  # overlap with generic describes: never "best"
+    assert [_plain(row) for row in table_cells(at.tabs[0].get("table")[0]) if row in ("generic", "country space")] \
+        == ["generic", "country space"]  # rows named as Explore names its columns
     assert "20 test articles are scored as seeds; 3 more" in at.tabs[0].markdown[0].value
     # a group column: overlap is for single aspects, AgTS of a single seed cannot be measured
     group = at.tabs[2]
     left_out = _plain(" ".join(c.value for c in group.caption))
-    assert "Overlap@50 (overlap with generic): n/a: measured for single aspects only" in left_out
+    assert ("Overlap@50 (overlap with generic): n/a: measured in the tabs of one aspect and of the seed's own aspects"
+            in left_out)
     assert "AgTS (aspect-guided textual similarity): n/a: fewer than 2 labelled test articles" in left_out
     assert "AgTS" not in _table(group.get("table")[0])  # a column no space has a value of is one line
     meanings = _plain(" ".join(m.value for m in at.expander[0].markdown))
@@ -69,7 +73,7 @@ def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
 def test_the_chart_follows_the_chosen_metric(app, report_file):
     at = app("app_pages/evaluation.py")
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    assert charts[0]["data"][0]["x"] == ["generic", "country"] and charts[0]["data"][0]["y"] == [0.4, 0.7]
+    assert charts[0]["data"][0]["x"] == ["generic", "country space"] and charts[0]["data"][0]["y"] == [0.4, 0.7]
     at.radio(key="eval_metric").set_value("map").run()
     bars = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
     assert "MAP@10 (mean average precision" in json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"][

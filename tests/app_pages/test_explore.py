@@ -3,6 +3,7 @@ import re
 
 from app_views.view_session import VIEW_KEY
 from app_views.view_state import ExploreView
+from explore.mix import DEFAULT_LINKS_SHARE
 from tests.app_pages.conftest import cards, grid, grid_text, headings
 
 
@@ -70,16 +71,16 @@ def test_k_and_blend_change_columns_and_url(app):
 def test_the_mix_starts_from_the_seeds_aspects_and_its_links(app):
     at = app(seed="Person 3")
     assert at.pills(key="mix_spaces").value == ["country", "occupation"]
-    assert at.slider(key="mix_links").value == 0.3
+    assert at.slider(key="mix_links").value == DEFAULT_LINKS_SHARE  # explore/mix.py, measured
     assert headings(at)[2] == "**your mix**" and "blend" not in at.query_params  # the default is not written
-    assert len(cards(at, "blend:links:0.3,country:0.35,occupation:0.35")) == 5
+    assert len(cards(at, "blend:links:0.05,country:0.47,occupation:0.47")) == 5
 
 
 def test_the_mix_pills_and_links_weight_rerank_the_column_on_the_same_rerun(app):
     at = app(seed="Person 3")
     at.pills(key="mix_spaces").set_value(["occupation"]).run()
-    assert at.query_params["blend"] == "links:0.3,occupation:0.7"
-    assert len(cards(at, "blend:links:0.3,occupation:0.7")) == 5
+    assert at.query_params["blend"] == "links:0.05,occupation:0.95"
+    assert len(cards(at, "blend:links:0.05,occupation:0.95")) == 5
     at.slider(key="mix_links").set_value(1.0).run()
     assert at.query_params["blend"] == "links:1"
     linked = [b.label for b in cards(at, "blend:links:1")]
@@ -93,7 +94,7 @@ def test_a_seed_without_labels_leaves_its_aspect_spaces_out_in_one_line(app):
     assert headings(at) == ["**Wikipedia links**", "**generic**", "**your mix**"]
     assert any(shown(c.value) == "*Person 105* has no country or occupation label, so the country and "
                "occupation spaces are left out." for c in at.caption), [c.value for c in at.caption]
-    assert len(cards(at, "blend:links:0.3,generic:0.7")) == 5  # no aspect: links and overall similarity
+    assert len(cards(at, "blend:links:0.05,generic:0.95")) == 5  # no aspect: links and overall similarity
 
 
 def test_cards_shown_in_several_columns_say_where_else(app):
@@ -145,8 +146,8 @@ def test_k_and_blend_survive_a_visit_to_maps(app):
     at.switch_page("app_pages/maps.py").run()
     at.run()  # a second rerun on Maps, which draws k but no blend sliders
     assert at.sidebar.slider(key="k").value == 8
-    # moving one weight starts from the mix on screen: the seed's default (links 0.3, its two aspects)
-    assert at.query_params["k"] == "8" and at.query_params["blend"] == "links:0.3,country:0.5,occupation:0.35"
+    # moving one weight starts from the mix on screen: the seed's default (links 0.05, its two aspects)
+    assert at.query_params["k"] == "8" and at.query_params["blend"] == "links:0.05,country:0.5,occupation:0.47"
     at.switch_page("app_pages/explore.py").run()
     assert at.sidebar.slider(key="k").value == 8 and at.slider(key="blend_country").value == 0.5
     assert at.sidebar.slider(key="columns_per_row").value == 3

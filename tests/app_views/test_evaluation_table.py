@@ -2,7 +2,7 @@
 space has a value of left out as one line."""
 from pathlib import Path
 
-from app_views.evaluation_table import metric_table
+from app_views.evaluation_table import metric_table, row_heading
 from training.report import EvaluationReport
 
 
@@ -16,3 +16,39 @@ def test_cells_bold_best_reasons_and_left_out_columns():
     assert table.rows[1]["P@10 (precision)"] == "_n/a\\: not in this report_"
     assert "MAP@10 (mean average precision): n/a: not in this report" in table.left_out
     assert set(table.rows[0]) == {"space", "P@10 (precision)", "MRR@10 (mean reciprocal rank)"}
+
+
+def test_rows_are_named_as_explore_names_its_columns():
+    from explore.mix import DEFAULT_LINKS_SHARE
+
+    rows = ["links", "generic", "country", "union", "intersection", "aspect:topic", "mix", "mix-50", "union-aspectcse",
+            "blend"]
+    report = EvaluationReport("vital", ["country", "own:country+topic"], 10, {}, {row: {} for row in rows},
+                              notes={"mix": f"default-mix:{DEFAULT_LINKS_SHARE}", "mix-50": "default-mix:0.5",
+                                     "blend": "blend:country:0.5,occupation:0.5", "country": "space:country-s43"})
+    assert [row_heading(report, row) for row in rows] == [
+        "Wikipedia links", "generic", "country space", "union space", "intersection space", "topic space", "your mix",
+        "your mix, 50% links", "union-aspectcse", "blend"]  # an alternative keeps its own name
+
+
+def test_descriptions_are_never_bold():
+    spaces = {"generic": {"corpus/country/overlap@50": 1.0, "corpus/country/links@10": 0.1},
+              "country": {"corpus/country/overlap@50": 0.3, "corpus/country/links@10": 0.2}}
+    report = EvaluationReport("vital", ["country"], 10, {}, spaces)
+    table = metric_table(report, "country", "corpus")
+    cells = [cell for row in table.rows for cell in row.values()]
+    assert "1.000" in cells and "0.200" in cells and not any("**" in cell for cell in cells)
+    assert "Links@10 (linked from the seed)" in table.rows[0]
+
+
+def test_the_shipped_explore_report_has_a_row_for_each_explore_column_and_the_default_mix():
+    from explore.settings import ASSETS_DIR
+
+    report = EvaluationReport.load(ASSETS_DIR / "reports" / "vital-explore.json")
+    headings = [row_heading(report, row) for row in report.spaces]
+    assert headings[:7] == ["Wikipedia links", "generic", "country space", "occupation space", "topic space",
+                            "union space", "intersection space"]
+    assert headings.count("your mix") == 1  # the measured default, beside the other links shares
+    own = "own:country+occupation+topic"
+    mix = headings.index("your mix")
+    assert report.value(list(report.spaces)[mix], own, "ndcg", "corpus") is not None

@@ -1,5 +1,5 @@
 """The reader's mix: the seed's own aspects (and links) by default, pills and the links weight compose it."""
-from app_views.mix import (compose, default_mix, effective_mix, links_share, seed_aspect_spaces, with_links_share,
+from app_views.mix import (DEFAULT_LINKS_SHARE, compose, default_mix, effective_mix, links_share, seed_aspect_spaces, with_links_share,
                            with_spaces)
 from explore.query import Blend
 from tests.app_pages.conftest import fixture_engine
@@ -9,10 +9,10 @@ CORPUS = fixture_corpus()
 ENGINE = fixture_engine(CORPUS)
 
 
-def test_the_default_mix_is_the_seeds_aspects_plus_its_links():
+def test_the_default_mix_is_the_seeds_aspects_plus_its_links_at_the_measured_share():
     assert seed_aspect_spaces(ENGINE, CORPUS["p3"]) == ["country", "occupation"]
-    assert str(default_mix(ENGINE, CORPUS["p3"])) == "links:0.3,country:0.35,occupation:0.35"
-    assert str(default_mix(ENGINE, CORPUS["p105"])) == "links:0.3,generic:0.7"  # no labels: overall similarity
+    assert default_mix(ENGINE, CORPUS["p3"]) == default_mix(ENGINE, CORPUS["p3"], DEFAULT_LINKS_SHARE)
+    assert dict(default_mix(ENGINE, CORPUS["p3"]).weights)["links"] == DEFAULT_LINKS_SHARE  # explore/mix.py: one place
     assert default_mix(ENGINE, None) is None  # free text: the reader picks
 
 

@@ -36,3 +36,22 @@ def test_report_table_is_laid_out_like_table_5(fixture_corpus, fixture_embedding
     assert [line.split(" | ")[0] for line in table[2:]] == ["| generic", "| noise"]
     json_path, md_path = report.save(tmp_path / "report")
     assert "corpus pool" in md_path.read_text() and '"noise"' in json_path.read_text()
+
+
+def test_the_seeds_own_aspects_column_grades_by_how_many_a_neighbour_shares(fixture_corpus, fixture_embeddings):
+    from training.rankings import EmbeddingRanking
+
+    split = split_by_article(fixture_corpus)
+    evaluator = AspectRetrievalEvaluator(fixture_corpus, split, [], k=5, own=["country", "occupation"],
+                                         links=EmbeddingRanking(fixture_embeddings))
+    column = "own:country+occupation"
+    assert evaluator.columns == [column]
+    rule = evaluator.rule(column)
+    labelled_in_either = evaluator.index.has("country") | evaluator.index.has("occupation")
+    assert list(evaluator.seeds(rule.aspects, every=False)) == [r for r in split.test if labelled_in_either[r]]
+    grades = rule.gains(split.test[:20], split.test[:20])
+    assert grades.max() <= 2 and (grades == rule.grades(split.test[:20], split.test[:20])).all()
+    metrics = evaluator(fixture_embeddings)
+    assert 0 < metrics[f"test/{column}/ndcg@5"] <= 1
+    # ranked against itself, every one of the top 5 is a "link": Links@k describes, it is no score
+    assert metrics[f"corpus/{column}/links@5"] == 1.0

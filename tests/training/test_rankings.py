@@ -82,3 +82,42 @@ def test_links_are_evaluated_as_the_links_column_serves_them():
     no_links = Neighbourhood(Corpus("bare", make_corpus().articles, Provenance(source="test", date="", links="none")), [])
     with pytest.raises(UnknownSpaceError, match="has no links"):
         QueryRanking(no_links, "links")
+
+
+def test_a_default_mix_row_ranks_each_seed_by_its_own_default_mix():
+    from explore.mix import default_mix
+    from explore.query import Query
+    from tests.app_pages.conftest import fixture_engine
+    from tests.fixture_corpora import fixture_corpus
+    from training.rankings import DefaultMix, DefaultMixRanking
+
+    engine = fixture_engine(fixture_corpus())
+    ranking = DefaultMixRanking(engine, DefaultMix.parse("default-mix:0.1"))
+    seeds = np.arange(0, len(engine.corpus), 7)
+    for seed, rows in zip(seeds, ranking.top(seeds, None, 5)):
+        article = engine.corpus.articles[seed]
+        served = [n.id for n in engine.neighbours(article, Query.blended(default_mix(engine, article, 0.1)), 5)]
+        assert [engine.corpus.articles[r].id for r in rows if r >= 0] == served
+    assert ranking.pair_scores(seeds, seeds) is None  # each seed has its own mix: no AgTS
+
+
+def test_default_mix_rows_are_spelt_once_and_round_trip():
+    from explore.errors import InvalidQueryError
+    from explore.mix import DEFAULT_LINKS_SHARE
+    from training.rankings import DefaultMix
+
+    assert DefaultMix.parse("default-mix") == DefaultMix(DEFAULT_LINKS_SHARE)
+    assert str(DefaultMix.parse("default-mix:0.05")) == "default-mix:0.05"
+    assert DefaultMix.parse(str(DefaultMix(0.15))) == DefaultMix(0.15)
+    assert not DefaultMix.spelt("default-mixer")
+    with pytest.raises(InvalidQueryError, match="from 0 to 1"):
+        DefaultMix.parse("default-mix:lots")
+
+
+def test_a_blend_with_links_is_evaluated_without_agts():
+    from tests.app_pages.conftest import fixture_engine
+    from tests.fixture_corpora import fixture_corpus
+
+    engine = fixture_engine(fixture_corpus())
+    ranking = QueryRanking(engine, "blend:links:0.3,country:0.7")
+    assert ranking.pair_scores(np.array([0, 1]), np.array([2, 3])) is None

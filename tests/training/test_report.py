@@ -31,7 +31,7 @@ def _report(spaces: dict, aspects=("country",), name="vital-main") -> Evaluation
 
 
 def test_reports_have_human_titles():
-    assert _report({"generic": {}}).title == "vital — main comparison of the spaces (1 spaces; your run)"
+    assert _report({"generic": {}}).title == "vital — main comparison of the spaces (1 row; your run)"
     assert _report({}, name="vital-s7").title.startswith("vital — evaluation run (split seed 7)")
     assert _report({}, name="vital-mine").title.startswith("vital — report 'mine'")
 
@@ -52,7 +52,7 @@ def test_every_missing_value_says_why():
         ("country", "map"): "n/a: not in this report",
         ("occupation", "agts"): "n/a: the sampled pairs all share a label, or none does",
         ("country", "overlap"): "n/a: not measured in this run",
-        ("any:country+occupation", "overlap"): "n/a: measured for single aspects only",
+        ("any:country+occupation", "overlap"): "n/a: measured in the tabs of one aspect and of the seed's own aspects",
         ("any:country+occupation", "mrr"): "",
     }
     assert report.metric_rows("country", "test")[0]["P@10"] is None
@@ -64,6 +64,10 @@ def test_metrics_and_columns_in_words():
     assert all(metric_meaning(metric, 5) for metric in ("precision", "recall", "mrr", "map", "agts", "overlap"))
     assert column_title("all:country+occupation") == "country and occupation"
     assert column_relevance("any:country+occupation") == "shares one of the seed's country or occupation labels"
+    assert column_title("own:country+occupation+topic") == "the seed's own aspects"
+    assert "how many of them it shares" in column_relevance("own:country+occupation+topic")
+    assert metric_header("links", 10) == "Links@10 (linked from the seed)"
+    assert "higher is not better" in metric_meaning("overlap") and "Single aspects only" not in metric_meaning("overlap")
 
 
 def test_reports_over_seeds_are_averaged_with_their_spread_and_close_figures_share_the_bold():
@@ -88,3 +92,16 @@ def test_reports_over_seeds_are_averaged_with_their_spread_and_close_figures_sha
 def test_a_links_row_says_why_it_has_no_agts():
     report = _report({"links": {"test/country/agts": float("nan"), "test/country/seeds": 9}})
     assert report.missing_reason("links", "country", "agts") == "n/a: links have no similarity score to correlate"
+
+
+def test_a_description_is_never_bold_and_a_row_ranked_with_links_has_no_agts():
+    report = _report({"generic": {"corpus/country/overlap@50": 1.0, "corpus/country/links@10": 0.1,
+                                  "test/country/mrr@10": 0.5},
+                      "mix": {"corpus/country/overlap@50": 0.4, "corpus/country/links@10": 0.3,
+                              "test/country/mrr@10": 0.6, "test/country/agts": float("nan")}})
+    report.notes["mix"] = "default-mix:0.1"
+    assert report.best_spaces("country", "overlap", "corpus") == set() == report.best_spaces("country", "links", "corpus")
+    assert report.best_spaces("country", "mrr") == {"mix"}
+    assert report.missing_reason("mix", "country", "agts") == "n/a: links have no similarity score to correlate"
+    assert "| generic | – | 1.000 | 0.100 |" in report.secondary_table()
+    assert "**" not in report.secondary_table()
