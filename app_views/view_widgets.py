@@ -161,8 +161,7 @@ def blend_sliders(engine: Neighbourhood | None, seed: Article | None) -> None:
         return
     mix = effective_mix(engine, seed, view.blend)
     weights = mix.as_dict() if mix else {}
-    weights_box = st.expander("Your mix: each weight", expanded=view.blend is not None, key=MIX_WEIGHTS_KEY,
-                                      on_change="rerun")
+    weights_box = st.expander("Your mix: each weight", key=MIX_WEIGHTS_KEY, on_change="rerun")  # the pills say it
     if not weights_box.open:  # closed: its sliders are not drawn, so a seed change sends none of them
         return
     with weights_box:

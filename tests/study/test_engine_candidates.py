@@ -23,7 +23,7 @@ def label_space(corpus, name, kind, aspects):
     """Each label a random direction, each article the sum of its labels' plus a little noise (so no
     two rows coincide); the generic stand-in hashes words instead."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
-    rows = 0.15 * rng.standard_normal((len(corpus), DIM)).astype(np.float32)
+    rows = 0.05 * rng.standard_normal((len(corpus), DIM)).astype(np.float32)  # labels dominate: a label-less row stays far
     directions: dict[str, np.ndarray] = {}
     for row, article in enumerate(corpus):
         if aspects:
