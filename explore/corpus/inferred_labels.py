@@ -192,6 +192,8 @@ class VoteClassifier:
         self.link_voters_ = np.array([row for row, a in enumerate(corpus) if a.labels(self.aspect) and row not in held])
         pairs, features = self._candidates(corpus, embeddings, train)
         truth = [label in corpus.articles[train[i]].labels(self.aspect) for i, label in pairs]
+        if len(set(truth)) < 2:
+            raise ValueError(f"the votes for {self.aspect!r} propose no wrong (or no right) label to learn from")
         self.model_ = LogisticRegression(C=1.0, max_iter=2000, random_state=self.seed).fit(features, truth)
         best = self._best(corpus, embeddings, held_out)
         self.held_out_confidence_ = np.array([best[i][1] if i in best else 0.0 for i in range(len(held_out))])

@@ -104,6 +104,17 @@ def _shipped_generic_dir() -> Path:
     return SHIPPED_SPACES_DIR / "vital" / "generic"
 
 
+def shipped_generic_embeddings(corpus: Corpus):
+    """The shipped generic space's embeddings of `corpus`'s articles, or None (logged) when unusable."""
+    from explore.spaces.store import SpaceUnusable, load_space
+
+    try:
+        return load_space(_shipped_generic_dir(), corpus).embeddings_
+    except (SpaceUnusable, AspectNavError, OSError, ValueError, KeyError) as exc:
+        log.warning("No inferred labels for corpus %r: its shipped generic space is unusable (%s).", corpus.name, exc)
+        return None
+
+
 def is_person(article: Article) -> bool:
     """A person of vital: topic People, the list's or inferred."""
     return article.labels(INFERRED_ASPECT, inferred=True) == (PEOPLE_TOPIC,)
@@ -116,14 +127,11 @@ def infer_labels(corpus: Corpus) -> Corpus:
     occupation and dates) is inferred People whatever the classifier says; an article inferred People has its
     description and lead read as a person's, into its inferred labels (they rest on the inferred topic)."""
     from explore.corpus.inferred_labels import VoteClassifier, with_inferred_labels, with_labels
-    from explore.spaces.store import SpaceUnusable, load_space
 
-    try:
-        space = load_space(_shipped_generic_dir(), corpus)
-    except (SpaceUnusable, AspectNavError, OSError, ValueError, KeyError) as exc:
-        log.warning("No inferred labels for corpus %r: its shipped generic space is unusable (%s).", corpus.name, exc)
+    embeddings = shipped_generic_embeddings(corpus)
+    if embeddings is None:
         return corpus
-    corpus = with_inferred_labels(corpus, INFERRED_ASPECT, space.embeddings_)
+    corpus = with_inferred_labels(corpus, INFERRED_ASPECT, embeddings)
     corpus = with_labels(corpus, INFERRED_ASPECT, {
         a.id: (PEOPLE_TOPIC,) for a in corpus
         if not a.labels(INFERRED_ASPECT) and a.labels("occupation") and a.labels("century")})
@@ -135,5 +143,5 @@ def infer_labels(corpus: Corpus) -> Corpus:
     corpus = Corpus(name=corpus.name, provenance=corpus.provenance, articles=[
         dataclasses.replace(a, inferred={**read[a.id], **a.inferred}) if read.get(a.id) else a for a in corpus])
     for aspect in PERSON_INFERRED_ASPECTS:
-        corpus = with_inferred_labels(corpus, aspect, space.embeddings_, VoteClassifier(aspect, is_person))
+        corpus = with_inferred_labels(corpus, aspect, embeddings, VoteClassifier(aspect, is_person))
     return corpus
