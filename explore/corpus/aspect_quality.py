@@ -141,6 +141,44 @@ def untopical_topic_coverage(corpus) -> float:
     return sum(1 for a in untopical if a.has_aspect("topic")) / len(untopical) if untopical else 0.0
 
 
+def untopical_people_coverage(corpus, aspect: str) -> float:
+    """Share of the people among the articles without a vital topic (inferred People) with a label of `aspect`,
+    inferred ones included."""
+    from explore.corpus.vital import is_person
+
+    people = [a for a in corpus if not a.labels("topic") and is_person(a)]
+    return sum(1 for a in people if a.has_aspect(aspect)) / len(people) if people else 0.0
+
+
+def held_out_curves(corpus) -> dict[str, list[tuple[float, float, float]]]:
+    """(threshold, coverage, precision) of the held-out predictions of each classifier the vital build fits:
+    the topic, and a person's country and occupation (refitted on `corpus`'s own labels, ~20 s)."""
+    from explore.corpus.inferred_labels import AspectClassifier, VoteClassifier, precision_coverage_curve
+    from explore.corpus.vital import PERSON_INFERRED_ASPECTS, is_person, shipped_generic_embeddings
+
+    embeddings = shipped_generic_embeddings(corpus)
+    classifiers = {"topic": AspectClassifier("topic")} | {
+        aspect: VoteClassifier(aspect, is_person) for aspect in PERSON_INFERRED_ASPECTS}
+    curves = {}
+    for aspect, classifier in classifiers.items():
+        classifier.fit(corpus, embeddings)
+        curves[aspect] = precision_coverage_curve(classifier) + [
+            (classifier.threshold_, classifier.held_out_coverage_, classifier.held_out_precision_)]
+    return curves
+
+
+def curves_markdown(curves: dict[str, list[tuple[float, float, float]]]) -> str:
+    """The held-out curves as a Markdown table: coverage / precision per threshold; the last column is the
+    calibrated operating point."""
+    lines = ["| aspect | " + " | ".join(f"≥ {t:.2f}" for t, _, _ in next(iter(curves.values()))[:-1])
+             + " | calibrated |", "| --- " * (len(next(iter(curves.values()))) + 1) + "|"]
+    for aspect, curve in curves.items():
+        cells = [f"{_percent(c)} / {_percent(p)}" for _, c, p in curve]
+        cells[-1] = f"≥ {curve[-1][0]:.3f}: " + cells[-1]
+        lines.append(f"| {aspect} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def _percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
 
@@ -151,6 +189,10 @@ if __name__ == "__main__":
     print(report_markdown(aspect_quality_report()))
     vital = open_corpus("vital")
     print(f"\nArticles without a vital topic ({sum(1 for a in vital if not a.labels('topic')):,}): "
-          f"{100 * untopical_topic_coverage(vital):.1f}% have an inferred topic. Judged sample "
+          f"{100 * untopical_topic_coverage(vital):.1f}% have an inferred topic; of their people (inferred People) "
+          f"{100 * untopical_people_coverage(vital, 'country'):.1f}% have a country and "
+          f"{100 * untopical_people_coverage(vital, 'occupation'):.1f}% an occupation. Judged sample "
           f"({TOP_SAMPLE_PATH.name}):\n")
     print(report_markdown(top_sample_report(vital), precision_all=True))
+    print("\nHeld-out labelled articles (people for country and occupation), coverage / precision:\n")
+    print(curves_markdown(held_out_curves(vital)))

