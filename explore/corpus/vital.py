@@ -123,8 +123,8 @@ def is_person(article: Article) -> bool:
 def infer_labels(corpus: Corpus) -> Corpus:
     """`corpus` with labels inferred from the shipped generic embeddings (never encoded here: without them the
     corpus keeps no inferred label, logged): topics for the articles the vital list leaves "Uncategorized", then
-    a person's country and occupation where the text gives none. An article the labeller reads as a person (an
-    occupation and dates) is inferred People whatever the classifier says; an article inferred People has its
+    a person's country and occupation where the text gives none. An article the labeller reads as a person (it
+    has an occupation) is inferred People whatever the classifier says; an article inferred People has its
     description and lead read as a person's, into its inferred labels (they rest on the inferred topic)."""
     from explore.corpus.inferred_labels import VoteClassifier, with_inferred_labels, with_labels
 
@@ -134,7 +134,7 @@ def infer_labels(corpus: Corpus) -> Corpus:
     corpus = with_inferred_labels(corpus, INFERRED_ASPECT, embeddings)
     corpus = with_labels(corpus, INFERRED_ASPECT, {
         a.id: (PEOPLE_TOPIC,) for a in corpus
-        if not a.labels(INFERRED_ASPECT) and a.labels("occupation") and a.labels("century")})
+        if not a.labels(INFERRED_ASPECT) and a.labels("occupation")})  # only a person gets an occupation
     read = {}
     for a in corpus:
         if a.is_inferred(INFERRED_ASPECT) and is_person(a):

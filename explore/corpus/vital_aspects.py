@@ -435,11 +435,14 @@ RULERS = frozenset({"monarch", "head of state or government"})
 OFFICE_DATES = re.compile(r"\b(?:from|reigned|ruled)\s+(?:c\.\s*)?\d")
 
 
-def looks_like_person(description: str) -> bool:
+def looks_like_person(description: str, uncategorised: bool = False) -> bool:
     """Outside the People topic a description counts as a person with a person's dates, a known
     occupation and a country ('American inventor and businessman (1847–1931)'); an office of a
     country with its dates ('President of the United States from 1861 to 1865'); or a life span
-    whose head is nothing but known occupations ('Composer and musician (1756–1791)')."""
+    whose head is nothing but known occupations ('Composer and musician (1756–1791)'). An `uncategorised`
+    article (no vital topic: the top of the list) also counts without dates when its first clause is a
+    nationality and occupations alone ('Ancient Greek poet'); elsewhere that form names groups too ('Group of
+    English painters', 'British public service broadcaster')."""
     aspects = person_aspects(description)
     occupations = aspects.get("occupation", [])
     if PERSON_EVIDENCE.search(description):
@@ -447,7 +450,13 @@ def looks_like_person(description: str) -> bool:
             return True
         dates = parse_dates(description, is_office=False)
         return bool(dates and dates.kind in ("life", "born", "died") and _only_occupations(description))
-    return bool(OFFICE_DATES.search(description) and RULERS & set(occupations) and aspects.get("country"))
+    if OFFICE_DATES.search(description) and RULERS & set(occupations) and aspects.get("country"):
+        return True
+    # No dates: a first clause that is nothing but a nationality and occupations ('Ancient Greek poet',
+    # 'Semi-legendary Chinese philosopher, founder of Taoism') names a person, and says where from.
+    first_clause = description.split(",")[0]
+    return bool(uncategorised and aspects.get("country") and demonym_countries(_words(first_clause))[0]
+                and _only_occupations(first_clause))
 
 
 def _only_occupations(description: str) -> bool:
@@ -600,7 +609,7 @@ def aspects_for(title: str, description: str, topic: str, lead: str = "") -> dic
     description = (description or "").strip()
     if not description:
         return aspects
-    if topic == PEOPLE_TOPIC or looks_like_person(description):
+    if topic == PEOPLE_TOPIC or looks_like_person(description, uncategorised=topic == NO_TOPIC):
         aspects.update(person_aspects_with_lead(description, lead))
     elif topic == PLACES_TOPIC or (topic == NO_TOPIC and looks_like_place(description, title)):
         aspects.update(place_aspects(title, description))

@@ -318,3 +318,24 @@ def test_a_polymath_takes_the_occupations_the_lead_lists():
     assert labels["occupation"] == ["painter", "engineer", "scientist", "sculptor", "architect"]
     assert aspects_for("X", "Italian polymath (1452–1519)", "People", "X was a polymath.")["occupation"] == [
         "scientist"]
+
+
+@pytest.mark.parametrize("description, expected", [
+    ("Ancient Greek poet", {"country": ["Greece"], "occupation": ["poet"]}),
+    ("Semi-legendary Chinese philosopher, founder of Taoism", {"country": ["China"], "occupation": ["philosopher"]}),
+])
+def test_an_uncategorised_nationality_and_occupation_without_dates_is_a_person(description, expected):
+    from explore.corpus.vital_aspects import NO_TOPIC, aspects_for
+
+    assert aspects_for("X", description, NO_TOPIC) == expected
+
+
+@pytest.mark.parametrize("description, topic", [
+    ("Group of English painters, poets, and critics founded in 1848", "Arts"),
+    ("British public service broadcaster", "Society and social sciences"),
+    ("Indigenous people group in the United States", "Society and social sciences"),
+])
+def test_outside_the_uncategorised_top_the_undated_form_names_no_person(description, topic):
+    from explore.corpus.vital_aspects import aspects_for
+
+    assert "occupation" not in aspects_for("X", description, topic)
