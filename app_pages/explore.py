@@ -12,7 +12,7 @@ import streamlit as st
 from app_views.article_reader import show_article
 from app_views.card_grid import card_grid, grid_data
 from app_views.columns import explore_columns, left_out_line, missing_spaces_hint
-from app_views.corpus_choice import chosen_corpus, explore_href
+from app_views.corpus_choice import chosen_corpus, explore_hrefs
 from app_views.engine_cache import load_engine
 from app_views.markdown import escape_markdown
 from app_views.mix import seed_aspect_spaces
@@ -50,7 +50,7 @@ def seed_area(corpus: Corpus, engine: Neighbourhood | None, engine_problem: str)
     mix = mix_picker(engine, seed)
     blend_sliders(engine, seed)
     columns = explore_columns(corpus, engine, seed, view.text, view.k, mix)
-    card_grid(grid_data(columns, view.per_row, lambda article_id: explore_href(corpus, article_id),
+    card_grid(grid_data(columns, view.per_row, explore_hrefs(corpus),
                         seed.title if seed is not None else view.text), view.set_seed)
 
 

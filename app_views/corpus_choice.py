@@ -2,12 +2,14 @@
 corpora loaded once per server, and the Wikipedia credit for the corpus in view."""
 from __future__ import annotations
 
+from typing import Callable
 from urllib.parse import urlencode
 
 import streamlit as st
 
 from app_views.markdown import escape_markdown
 from app_views.view_session import explore_view
+from app_views.url_state import seed_param
 from app_views.view_state import CORPUS_PARAM, DEFAULT_CORPUS
 from explore.corpus import WIKIPEDIA_LICENSE, Corpus, list_corpora, open_corpus
 from explore.corpus.registry import corpus_stamp
@@ -36,9 +38,14 @@ def corpus_param(name: str) -> dict[str, str]:
     return {} if name == DEFAULT_CORPUS else {CORPUS_PARAM: name}
 
 
-def explore_href(corpus: Corpus, article_id: str) -> str:
-    """The Explore address (a query string) of this view with `article_id` as the seed: a card's link."""
-    return "?" + urlencode(corpus_param(corpus.name) | explore_view().url_query(corpus, article_id))
+def explore_hrefs(corpus: Corpus) -> Callable[[str], str]:
+    """The Explore address (a query string) of this view with a given article as the seed: the cards' links.
+    The view's part (k, blend) is worked out once for all the cards of a page."""
+    view = explore_view()
+    rest = {key: value for key, value in view.url_query(corpus).items() if key not in ("seed", "text")}
+    base = corpus_param(corpus.name)
+    return lambda article_id: "?" + urlencode(base | {"seed": seed_param(corpus.ids_by_title, article_id,
+                                                                         corpus[article_id].title)} | rest)
 
 
 def corpus_picker() -> Corpus:

@@ -1,7 +1,9 @@
 """A space: one encoder's view of a corpus — embeddings (row = Corpus.position) and a cosine index."""
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,12 +13,15 @@ import numpy as np
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE, article_text
-from explore.spaces.vector_index import EXACT_ABOVE, SearchPlan, VectorIndex, exact_query
+from explore.spaces.vector_index import EXACT_ABOVE, SearchPlan, VectorIndex, all_scores, top_k
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
     from explore.encoders.encoder import EncodeProgress
 
 SPACE_KINDS = ("generic", "aspect", "union", "intersection")
+
+
+RECENT_SCORES = 8  # similarity passes a space keeps: a page's several asks of one seed, a few seeds back
 
 
 class Space:
@@ -73,6 +78,8 @@ class Space:
         self.text_recipe_ = text_recipe
         self.search_ = SearchPlan.for_rows(len(self.embeddings_))
         self._index = None
+        self._recent_scores: OrderedDict[bytes, np.ndarray] = OrderedDict()  # query vector -> similarities_to_all
+        self._scores_lock = threading.Lock()  # the app's sessions share a space from several threads
         return self
 
     @property
@@ -111,12 +118,27 @@ class Space:
     def nearest(self, vector: np.ndarray, k: int, ef: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Rows and cosine scores of the k rows nearest `vector`, best first."""
         if self.search_.exact or k > EXACT_ABOVE or k > len(self) // 2:
-            return exact_query(self.embeddings_, vector, k)
+            return top_k(self.similarities_to_all(vector), k)
         return self.index.query(vector, k, ef=max(ef or self.search_.ef_search, k))
 
     def similarities_to_all(self, vector: np.ndarray) -> np.ndarray:
-        """Exact cosine of `vector` with every row (one memory-bound pass; see vector_index.exact_query)."""
-        return np.einsum("ij,j->i", self.embeddings_, np.asarray(vector, dtype=np.float32), optimize=False)
+        """Exact cosine of `vector` with every row. One memory-bound pass per query vector: a seed's page asks
+        each space several times (its column, the reader's mix, the links' order), so the last few passes are
+        kept (read-only arrays shared by every caller)."""
+        vector = np.ascontiguousarray(vector, dtype=np.float32)
+        key = vector.tobytes()
+        with self._scores_lock:
+            scores = self._recent_scores.get(key)
+            if scores is not None:
+                self._recent_scores.move_to_end(key)
+                return scores
+        scores = all_scores(self.embeddings_, vector)
+        scores.flags.writeable = False
+        with self._scores_lock:
+            self._recent_scores[key] = scores
+            while len(self._recent_scores) > RECENT_SCORES:
+                self._recent_scores.popitem(last=False)
+        return scores
 
     def similarities(self, vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Exact cosine of `vector` with the given rows."""
