@@ -131,8 +131,9 @@ def exact_query(embeddings: np.ndarray, vector: np.ndarray, k: int) -> tuple[np.
 
 
 def all_scores(embeddings: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    """The cosine of `vector` with every row (rows of norm 1): one BLAS matrix-vector product (0.3 ms for 10k x 384
-    on an idle 2-core machine, half einsum's time; both slow down alike when the cores are busy)."""
+    """The cosine of `vector` with every row (rows of norm 1): one BLAS matrix-vector product. For 10k x 384 on an
+    idle 2-core machine it takes 0.3 ms, half of single-threaded einsum's; with both cores busy it fell to 2.6 ms
+    against einsum's 1.4, but an idle server is the common case."""
     return embeddings @ np.asarray(vector, dtype=np.float32)
 
 
