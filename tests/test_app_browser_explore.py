@@ -32,9 +32,13 @@ def _heading_top(driver, heading: str) -> float:
     return driver.execute_script("return arguments[0].getBoundingClientRect().top + window.scrollY;", element)
 
 
-def _scroll_to(driver, text: str, tag: str = "strong", block: str = "start") -> None:
-    """Scroll Streamlit's main pane (not the window) until the element with `text` is at `block`."""
-    element = driver.find_element("xpath", f"//{tag}[normalize-space()='{text}']")
+def _scroll_to(driver, text: str, tag: str = "heading", block: str = "start") -> None:
+    """Scroll Streamlit's main pane (not the window) until the element with `text` is at `block` (by default a
+    column heading of the card grid)."""
+    if tag == "heading":
+        element = next(e for e in driver.find_elements("css selector", ".an-heading") if e.text.strip() == text)
+    else:
+        element = driver.find_element("xpath", f"//{tag}[normalize-space()='{text}']")
     driver.execute_script("arguments[0].scrollIntoView({block: arguments[1]});", element, block)
     time.sleep(0.5)
 

@@ -67,9 +67,11 @@ def test_a_card_that_shares_none_of_its_columns_labels_says_so(server, browser):
 
 def test_enter_takes_the_top_suggestion(server, browser):
     browser.get(server)
-    box = wait(browser, lambda d: d.find_element("css selector", '[class*="st-key-seed_picker"] input'))
+    search = '[class*="st-key-seed_picker"] input'
     idle(browser)
-    wait(browser, lambda d: box.get_attribute("data-an-enter") == "1", message="the Enter listener on the box")
+    wait(browser, lambda d: d.find_element("css selector", search).get_attribute("data-an-enter") == "1",
+         message="the Enter listener on the box")
+    box = browser.find_element("css selector", search)
     box.send_keys("wolfgang mozart")
     box.send_keys("\ue007")  # Enter
     wait(browser, lambda d: grid_seed(d) == "Wolfgang Amadeus Mozart", message="Enter took the composer")
