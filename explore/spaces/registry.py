@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explore.commands import build_space_command
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError, UnknownSpaceError
 from explore.settings import ASSETS_DIR, spaces_dir
@@ -171,7 +172,7 @@ class SpaceRegistry:
         if name in DEFAULT_SPACES:
             return DEFAULT_SPACES[name]
         raise UnknownSpaceError(f"Space {name!r} of corpus {self.corpus.name!r} has no readable manifest to rebuild "
-                                f"from; build it with `python -m explore spaces build --name {name} --encoder ...`.")
+                                f"from; build it with `{build_space_command(self.corpus.name, name, 'ENCODER')}`.")
 
     def build(self, definition: SpaceDefinition, encode: bool = True) -> Space:
         """Encode the corpus into a new space and save it in the data home (`encode=False`: only when a
@@ -184,8 +185,7 @@ class SpaceRegistry:
         base = self._base_space(encoder.base, definition.name, encode) if isinstance(encoder, HeadEncoder) else None
         if base is None and not encode:
             raise SpaceNotBuilt(f"Space {definition.name!r} of corpus {self.corpus.name!r} is not built; "
-                                f"build it with `python -m explore spaces build --corpus {self.corpus.name} "
-                                f"--name {definition.name}`.")
+                                f"build it with `{build_space_command(self.corpus.name, definition.name)}`.")
         space.fit(self.corpus, encoder, base=base, progress=self.progress)
         directory = save_space(space, self.home / definition.name)
         space.directory_ = directory
