@@ -7,6 +7,10 @@ class AspectNavError(Exception):
     """Base class: the message is meant for the user."""
 
 
+class InvalidNameError(AspectNavError):
+    """A corpus, space, run, aspect or study name outside the allowed alphabet (explore/names.py)."""
+
+
 class CorpusFormatError(AspectNavError):
     """An input file is malformed; the message names the file, line and field."""
 
