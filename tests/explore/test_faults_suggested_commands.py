@@ -50,14 +50,17 @@ def test_a_pasted_command_runs_nothing_in_a_real_shell(tmp_path):
 
 
 def test_errors_that_suggest_a_command_quote_the_names(isolated_home):
-    from explore.errors import DamagedCorpusError
+    from explore.errors import DamagedCorpusError, InvalidNameError, UnknownSpaceError
     from explore.spaces.registry import SpaceRegistry
 
     message = str(DamagedCorpusError("a$(touch pwned)", "its hash differs"))
     command = message.split("Re-import it (")[1].split(") or rebuild")[0]
     assert shlex.split(command)[-3:] == ["--name", "a$(touch pwned)", "--force"]
-    with pytest.raises(Exception) as refused:
-        SpaceRegistry(fixture_corpus(), home=isolated_home / "s", shipped=isolated_home / "t").definition("x`id`")
+    registry = SpaceRegistry(fixture_corpus(), home=isolated_home / "s", shipped=isolated_home / "t")
+    with pytest.raises(UnknownSpaceError) as refused:
+        registry.definition("mood")
     command = str(refused.value).split("build it with `")[1].rsplit("`.", 1)[0]
-    assert shlex.split(command)[-4:] == ["--name", "x`id`", "--encoder", "ENCODER"]
+    assert shlex.split(command)[-6:] == ["--corpus", "fixture", "--name", "mood", "--encoder", "ENCODER"]
+    with pytest.raises(InvalidNameError):  # a hostile space name is refused before any command names it
+        registry.definition("x`id`")
 
