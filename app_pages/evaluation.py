@@ -11,7 +11,8 @@ from app_views.figures import metric_bar_figure
 from app_views.markdown import code_span, escape_markdown
 from explore.errors import AspectNavError
 from training.on_demand import aspects_without_space, train_aspect_space
-from training.report import (DESCRIPTIVE, METRICS, POOL_TITLES, column_relevance, column_title, evaluate_command, find_reports,
+from explore.commands import evaluate_command
+from training.report import (DESCRIPTIVE, METRICS, POOL_TITLES, column_relevance, column_title, find_reports,
                              metric_header, metric_meaning, metric_title)
 
 corpus = chosen_corpus()

@@ -12,9 +12,10 @@ from app_views.columns import (map_overlap, map_plan, map_projections, map_side,
 from app_views.corpus_choice import chosen_corpus, corpus_param
 from app_views.engine_cache import load_engine
 from app_views.figures import colour_map, map_figure, selected_article
-from app_views.markdown import escape_markdown
+from app_views.markdown import code_span, escape_markdown
 from app_views.view_session import explore_view
 from app_views.view_widgets import seed_picker
+from explore.commands import build_space_command
 from explore.maps import DEFAULT_SAMPLE, TOP_LABELS
 
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
@@ -50,7 +51,7 @@ st.title("Maps")
 names = map_spaces(engine) if engine is not None else []
 if not names:
     st.error(escape_markdown(engine_problem) if engine_problem else "No space to map: build one with "
-             f"`python -m explore spaces build --corpus {corpus.name}`.")
+             f"{code_span(build_space_command(corpus.name))}.")
     st.stop()
 
 seed_picker(corpus)

@@ -38,7 +38,8 @@ def login_throttle() -> LoginThrottle:
 
 def login_source() -> LoginSource:
     """This session (a random id kept in its state) and the client's address where Streamlit knows it;
-    `st.context.ip_address` is None for local connections, and then only the session is throttled."""
+    `st.context.ip_address` is None for local connections, and then the session and the server-wide count
+    are what throttle."""
     session = st.session_state.setdefault(LOGIN_SESSION_KEY, token_hex(16))
     return LoginSource(session, st.context.ip_address)
 

@@ -6,7 +6,6 @@ The only module the app uses to ask the neighbour engine (explore/neighbours.py)
 from __future__ import annotations
 
 import functools
-import shlex
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
@@ -16,6 +15,7 @@ import numpy as np
 from app_views.cards import Card, card_for
 from app_views.markdown import code_span, escape_markdown, map_hover
 from app_views.mix import absent_aspect_spaces
+from explore.commands import train_command
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
 from explore.links_column import hidden_note
@@ -211,7 +211,7 @@ def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None, seed: Arti
         missing = [aspect for aspect in missing if seed.has_aspect(aspect)]
     if not missing:
         return ""
-    train = f"python -m training train --corpus {corpus.name} --aspects {shlex.quote(missing[0])} --drop-labels-below 2"
+    train = train_command(corpus.name, missing[0])
     return (f"No space yet for aspect{'s' if len(missing) > 1 else ''} {escape_markdown(', '.join(missing))}. "
             f"Train one {where}, or with {code_span(train)} (it builds the space too; the app shows it without a "
             "restart).")

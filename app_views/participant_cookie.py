@@ -11,16 +11,15 @@ import re
 
 import streamlit as st
 
+from explore.names import check_name
+
 COOKIE_PREFIX = "aspectnav_study_"
 MAX_AGE_S = 30 * 24 * 3600
 _CODE = re.compile(r"[0-9A-Z]{4}(-[0-9A-Z]{4}){2}")
-_STUDY_NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def cookie_name(study_name: str) -> str:
-    if not _STUDY_NAME.fullmatch(study_name):
-        raise ValueError(f"not a study name: {study_name!r}")
-    return COOKIE_PREFIX + study_name
+    return COOKIE_PREFIX + check_name(study_name, "study")
 
 
 def remembered_code(study_name: str) -> str | None:

@@ -1,8 +1,14 @@
 """Errors a user can act on; the CLI and the app print their message as-is."""
 
+from explore.commands import import_corpus_command
+
 
 class AspectNavError(Exception):
     """Base class: the message is meant for the user."""
+
+
+class InvalidNameError(AspectNavError):
+    """A corpus, space, run, aspect or study name outside the allowed alphabet (explore/names.py)."""
 
 
 class CorpusFormatError(AspectNavError):
@@ -19,8 +25,8 @@ class DamagedCorpusError(AspectNavError):
     def __init__(self, name: str, problem: str):
         self.name = name
         self.problem = problem
-        super().__init__(f"Corpus {name!r} is damaged: {problem}. Re-import it (python -m explore corpus import "
-                         f"FILE.jsonl --name {name} --force) or rebuild it the way it was built.")
+        super().__init__(f"Corpus {name!r} is damaged: {problem}. Re-import it ({import_corpus_command(name)}) or "
+                         "rebuild it the way it was built.")
 
 
 class UnknownArticleError(AspectNavError):

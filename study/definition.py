@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from explore.errors import AmbiguousTitleError, AspectNavError, UnknownArticleError
+from explore.names import NAME_PATTERN, NAME_RULE
 from explore.query import Kind, Query
 from explore.schema import Refusal, refusals
 from explore.settings import ASSETS_DIR
@@ -193,8 +194,6 @@ def load_study(name_or_path: str | Path = DEFAULT_STUDY) -> StudyDefinition:
     return parse_study(data, default_name=path.stem)
 
 
-_SLUG = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
-_SLUG_TEXT = "1-64 letters, digits, '.', '_' or '-'"
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
@@ -206,9 +205,9 @@ class _Schema(BaseModel):
 class _StudyFile(_Schema):
     """A study file as written; `defaults` and each task are checked on their own, so a refusal names the task."""
 
-    name: str = Field(pattern=_SLUG, description=_SLUG_TEXT)
+    name: str = Field(pattern=NAME_PATTERN, description=NAME_RULE)
     title: str | None = Field(None, description="text")
-    corpus: str | None = Field(None, description="a corpus name such as vital")
+    corpus: str | None = Field(None, pattern=NAME_PATTERN, description=f"a corpus name such as vital: {NAME_RULE}")
     intro: str | None = Field(None, description="text")
     consent: str | None = Field(None, description="text")
     defaults: dict[str, Any] | None = Field(None, description="a mapping of sources, candidates_per_source, rank_depth")
@@ -240,7 +239,7 @@ class _Defaults(_Schema):
 
 
 class _TaskFile(_Defaults):
-    id: str = Field(pattern=_SLUG, description=_SLUG_TEXT)
+    id: str = Field(pattern=NAME_PATTERN, description=NAME_RULE)
     aspect: _Text = Field(description="a corpus aspect name such as country")
     label: _Text = Field(description="a label of that aspect such as France")
     seed: _Text = Field(description="the title of the article the task starts from")

@@ -37,6 +37,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from explore.errors import AspectNavError
+from explore.names import check_name
 from explore.settings import data_home
 from study.definition import StudyDefinition, study_from_dict
 from study.write_retry import WriteRetry, with_retries
@@ -127,7 +128,7 @@ class StoreConfig:
 
 
 def default_database_path(study_name: str) -> Path:
-    return data_home() / "studies" / f"{study_name}.sqlite"
+    return data_home() / "studies" / f"{check_name(study_name, 'study')}.sqlite"
 
 
 def resolve_url(study_name: str, url: str | None = None) -> str:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from explore.errors import AspectNavError
+from explore.names import name_argument
 from explore.query import GENERIC, Kind, Query, split_queries
 from explore.settings import data_home
 from training.config import TrainingConfig
@@ -16,7 +17,16 @@ from training.validation import CHOICES
 
 
 def _aspect_list(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in text.split(",") if part.strip())
+    """`country, occupation`: spaces around the commas are not part of a name (a newline is, and is refused)."""
+    return tuple(part.strip(" ") for part in text.split(",") if part.strip(" "))
+
+
+def _aspect_names(text: str) -> tuple[str, ...]:
+    aspect = name_argument("aspect")
+    return tuple(map(aspect, _aspect_list(text)))
+
+
+NAME_FIELDS = {"corpus": "corpus", "space_name": "space", "run_name": "run"}  # config field -> what it names
 
 
 def _add_config_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,7 +35,11 @@ def _add_config_arguments(parser: argparse.ArgumentParser) -> None:
         flag = "--" + f.name.replace("_", "-")
         default = f.default
         if f.name == "aspects":
-            parser.add_argument(flag, type=_aspect_list, required=True, help=f.metadata["help"] + " Comma-separated.")
+            parser.add_argument(flag, type=_aspect_names, required=True, help=f.metadata["help"] + " Comma-separated.")
+            continue
+        if f.name in NAME_FIELDS:  # "" in the config means derived; given on the command line, it must be a name
+            parser.add_argument(flag, type=name_argument(NAME_FIELDS[f.name]), default=default or None,
+                                help=f.metadata["help"])
             continue
         kind = {"epochs": int, "batch_size": int, "learning_rate": float}.get(f.name, type(default))
         parser.add_argument(flag, type=kind, default=default, choices=CHOICES.get(f.name), help=f.metadata["help"])
@@ -75,6 +89,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def configs_from(args: argparse.Namespace) -> list[TrainingConfig]:
     values = {f.name: getattr(args, f.name) for f in dataclasses.fields(TrainingConfig)}
+    values |= {key: values[key] or "" for key in ("run_name", "space_name")}  # not given: derived
     if values["combine"] == "single" and len(values["aspects"]) > 1:
         named = {key: values.pop(key) for key in ("run_name", "space_name")}
         aspects = values.pop("aspects")

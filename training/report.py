@@ -329,11 +329,6 @@ class EvaluationReport:
         return "\n".join(parts) + "\n"
 
 
-def evaluate_command(corpus: str, aspects: list[str]) -> str:
-    return (f"python -m training evaluate --corpus {corpus} --spaces generic "
-            f"--aspects {','.join(aspects[:2]) or 'ASPECT'}")
-
-
 def report_dirs() -> list[Path]:
     return [data_home() / "training" / "reports", ASSETS_DIR / "reports"]
 

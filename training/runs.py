@@ -8,6 +8,7 @@ import subprocess
 from datetime import datetime, timezone
 from pathlib import Path
 
+from explore.names import check_name
 from explore.settings import REPO_ROOT, data_home
 from training.config import TrainingConfig
 
@@ -50,7 +51,7 @@ class Run:
 
     @classmethod
     def named(cls, name: str) -> "Run":
-        return cls(runs_dir() / name)
+        return cls(runs_dir() / check_name(name, "run"))
 
     @property
     def checkpoints(self) -> Path:

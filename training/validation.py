@@ -6,6 +6,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
+from explore.names import check_name
 from explore.schema import Refusal, refusals
 from training.config import CHOICES, TrainingConfig
 from training.splits import ArticleSplit
@@ -18,7 +19,13 @@ class TrainingInputError(AspectNavError):
 
 
 def check_config(config: TrainingConfig) -> None:
-    """Settings that are wrong whatever the corpus: each field against its type, then how they combine."""
+    """Settings that are wrong whatever the corpus: the names (each a folder or part of one), each field against
+    its type, then how they combine."""
+    check_name(config.corpus, "corpus")
+    for aspect in config.aspects:
+        check_name(aspect, "aspect")
+    check_name(config.space_name, "space")
+    check_name(config.run_name, "run")
     try:
         _SCHEMA.validate_python(config)
     except ValidationError as error:

@@ -16,10 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from explore.corpus.model import Corpus
 from explore.errors import CorpusFormatError
+from explore.names import check_name
 from explore.schema import field_problem, refusals
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
-MAX_ASPECT_NAME = 64
 SHOWN = 5  # unknown ids named in an error before "and N more"
 
 
@@ -93,10 +93,7 @@ def read_label_rows(path: Path) -> list[tuple[int, LabelRow]]:
 
 def attach_aspect(corpus: Corpus, aspect: str, path: Path, replace_existing: bool = False) -> AttachedAspect:
     """A copy of `corpus` with `aspect` labelled from `path`; nothing is stored here (the caller stores it)."""
-    name = str(aspect or "").strip()
-    if not name or len(name) > MAX_ASPECT_NAME or any(ch in name for ch in ",:+=\n"):
-        raise CorpusFormatError(f"Bad aspect name {aspect!r}: 1-{MAX_ASPECT_NAME} characters, none of , : + = "
-                                "(they separate aspects in commands and queries).")
+    name = check_name(aspect, "aspect")  # also keeps out , : + =, which separate aspects in commands and queries
     clash = next((a for a in corpus.aspect_names if a.casefold() == name.casefold()), None)
     if clash is not None and not replace_existing:
         raise CorpusFormatError(f"Corpus {corpus.name!r} already has aspect {clash!r}; pass --replace to replace "

@@ -10,6 +10,7 @@ from explore.corpus.registry import corpus_path, list_corpora, open_corpus, stor
 from explore.corpus.shipped import ship_build
 from explore.corpus.vital import build_vital_corpus, vital_fingerprint
 from explore.corpus.wikidata.cli import register_build
+from explore.names import name_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     imp = commands.add_parser("import", help="import a JSONL corpus (one article per line)")
     imp.add_argument("file", type=Path)
-    imp.add_argument("--name", required=True, help="name to store the corpus under")
+    imp.add_argument("--name", required=True, type=name_argument("corpus"), help="name to store the corpus under")
     imp.add_argument("--force", action="store_true", help="replace an existing corpus of that name")
     imp.set_defaults(func=_import)
 
@@ -36,8 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                              "article several labels). Every row is checked first; the corpus's "
                                              "spaces stay valid. Then train a space for it: `aspectnav train "
                                              "--corpus NAME --aspects ASPECT`.")
-    attach.add_argument("name", help="the corpus")
-    attach.add_argument("--aspect", required=True, help="name of the new aspect")
+    attach.add_argument("name", type=name_argument("corpus"), help="the corpus")
+    attach.add_argument("--aspect", required=True, type=name_argument("aspect"), help="name of the new aspect")
     attach.add_argument("--file", required=True, type=Path, help=".csv (id,label header) or .jsonl")
     attach.add_argument("--replace", action="store_true", help="replace the labels of an aspect the corpus has")
     attach.set_defaults(func=_attach_aspect)

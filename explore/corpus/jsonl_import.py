@@ -10,8 +10,8 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from explore.corpus.model import Article, Corpus, Provenance
-from explore.corpus.registry import check_name
 from explore.errors import CorpusFormatError
+from explore.names import NAME_PATTERN, NAME_RULE, check_name
 from explore.schema import field_problem, refusals
 
 # One article per line; a longer line is refused before it is read whole (a 1.7 GB line once took 1.7 GB of memory).
@@ -19,6 +19,7 @@ from explore.schema import field_problem, refusals
 MAX_LINE_BYTES = 1 << 20
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+_AspectName = Annotated[str, StringConstraints(strip_whitespace=True, pattern=NAME_PATTERN)]
 
 
 class ArticleLine(BaseModel):
@@ -33,8 +34,8 @@ class ArticleLine(BaseModel):
     url: str | None = Field(None, description="a string")
     links: list[str] | None = Field(None, description="a list of article ids (strings)")
     aliases: list[_Text] | None = Field(None, description="a list of non-empty strings (other names of the article)")
-    aspects: dict[_Text, list[_Text]] | None = Field(
-        None, description="an object mapping each non-empty aspect name to a list of non-empty strings (its labels)")
+    aspects: dict[_AspectName, list[_Text]] | None = Field(
+        None, description=f"an object mapping each aspect name ({NAME_RULE}) to a list of non-empty strings (its labels)")
 
     @field_validator("aspects", mode="before")
     @classmethod
@@ -96,7 +97,7 @@ def _parse_line(path: Path, number: int, raw: str) -> ArticleLine:
 def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
     """Parse and validate the whole file; raise on the first bad line, store nothing."""
     path = Path(path)
-    check_name(name)
+    check_name(name, "corpus")
     try:
         handle = path.open("rb")  # decoded per line, so a bad byte is reported on its own line
     except OSError as exc:

@@ -3,7 +3,6 @@ on first use (explore/corpus/shipped.py), or is built when that is stale, and is
 from __future__ import annotations
 
 import logging
-import re
 from pathlib import Path
 
 from explore.atomic_files import recover_directories, recover_directory
@@ -11,11 +10,11 @@ from explore.corpus.model import Corpus
 from explore.corpus.shipped import BuiltinCorpus, built_by, copy_shipped, record_builder, shipped_build
 from explore.corpus.store import CARD_FILE, load_corpus, save_corpus
 from explore.errors import AspectNavError, DamagedCorpusError, UnknownCorpusError
+from explore.names import check_name, is_name
 from explore.settings import corpora_dir
 
 log = logging.getLogger(__name__)
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 def _builtin_builders() -> dict[str, BuiltinCorpus]:
@@ -24,16 +23,8 @@ def _builtin_builders() -> dict[str, BuiltinCorpus]:
     return {"vital": BuiltinCorpus(build_vital_corpus, vital_fingerprint)}
 
 
-def check_name(name: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise AspectNavError(
-            f"Invalid corpus name {name!r}: use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit."
-        )
-    return name
-
-
 def corpus_path(name: str) -> Path:
-    return corpora_dir() / check_name(name)
+    return corpora_dir() / check_name(name, "corpus")
 
 
 def store_corpus(corpus: Corpus) -> Path:
@@ -60,7 +51,7 @@ def list_corpora() -> list[str]:
     """Stored and built-in corpora. Hidden backups and staging folders of a write are never corpora."""
     root = corpora_dir()
     recover_directories(root)
-    stored = {p.name for p in root.iterdir() if _NAME.match(p.name) and (p / CARD_FILE).exists()} \
+    stored = {p.name for p in root.iterdir() if is_name(p.name) and (p / CARD_FILE).exists()} \
         if root.is_dir() else set()
     return sorted(stored | set(_builtin_builders()))
 

@@ -9,6 +9,7 @@ from explore.encoders.backend import BACKEND_ENV, EncoderBackend
 from explore.encoders.backend import choices as backend_choices
 from explore.encoders.precision import PRECISION_ENV, Precision
 from explore.encoders.precision import choices as precision_choices
+from explore.names import name_argument
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,8 +21,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing.set_defaults(func=_list)
 
     build = commands.add_parser("build", help="build (or verify) a space; --ship copies it into assets/")
-    build.add_argument("--corpus", default="vital")
-    build.add_argument("--name", default="generic", help="space name (an aspect space is named after its aspect)")
+    build.add_argument("--corpus", default="vital", type=name_argument("corpus"))
+    build.add_argument("--name", default="generic", type=name_argument("space"), help="space name (an aspect space is named after its aspect)")
     build.add_argument("--kind", choices=["generic", "aspect", "union", "intersection"],
                        help="default: generic for 'generic', else aspect")
     build.add_argument("--encoder", help="encoder spec: minilm | mpnet | dir:/path | a head directory")

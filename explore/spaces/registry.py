@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explore.commands import build_space_command
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError, UnknownSpaceError
+from explore.names import check_name
 from explore.settings import ASSETS_DIR, spaces_dir
 from explore.spaces.space import Space
 from explore.spaces.vector_index import SearchPlan
@@ -30,7 +32,6 @@ log = logging.getLogger(__name__)
 
 SHIPPED_SPACES_DIR = ASSETS_DIR / "spaces"
 SHIPPED_BUDGET_BYTES = 40_000_000
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class SpaceRegistry:
 
     def stored(self, name: str) -> Iterator[tuple[str, Path, dict]]:
         """(where, directory, manifest) of each readable stored copy of `name`: data home first, then shipped."""
+        check_space_name(name)
         for where, directory in (("home", self.home / name), ("shipped", self.shipped / name)):
             try:
                 yield where, directory, read_manifest(directory)
@@ -171,7 +173,7 @@ class SpaceRegistry:
         if name in DEFAULT_SPACES:
             return DEFAULT_SPACES[name]
         raise UnknownSpaceError(f"Space {name!r} of corpus {self.corpus.name!r} has no readable manifest to rebuild "
-                                f"from; build it with `python -m explore spaces build --name {name} --encoder ...`.")
+                                f"from; build it with `{build_space_command(self.corpus.name, name, 'ENCODER')}`.")
 
     def build(self, definition: SpaceDefinition, encode: bool = True) -> Space:
         """Encode the corpus into a new space and save it in the data home (`encode=False`: only when a
@@ -184,8 +186,7 @@ class SpaceRegistry:
         base = self._base_space(encoder.base, definition.name, encode) if isinstance(encoder, HeadEncoder) else None
         if base is None and not encode:
             raise SpaceNotBuilt(f"Space {definition.name!r} of corpus {self.corpus.name!r} is not built; "
-                                f"build it with `python -m explore spaces build --corpus {self.corpus.name} "
-                                f"--name {definition.name}`.")
+                                f"build it with `{build_space_command(self.corpus.name, definition.name)}`.")
         space.fit(self.corpus, encoder, base=base, progress=self.progress)
         directory = save_space(space, self.home / definition.name)
         space.directory_ = directory
@@ -257,9 +258,7 @@ def index_path(home: Path, name: str, embeddings_sha256: str, plan: SearchPlan) 
 
 
 def check_space_name(name: str) -> str:
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise AspectNavError(f"Invalid space name {name!r}: use 1-64 letters, digits, '.', '_' or '-'.")
-    return name
+    return check_name(name, "space")
 
 
 def spaces_for(corpus: Corpus, progress: "bool | EncodeProgress" = True) -> SpaceRegistry:

@@ -136,3 +136,24 @@ def test_a_report_over_seeds_shows_its_spread_in_the_table_and_as_error_bars(app
     assert bars["data"][0]["error_y"]["array"] == [0.02, 0.02]
     assert "(mean ± sd over seeds)" in bars["layout"]["title"]["text"]
     assert "mean ± sd over split seeds 42, 43, 44: 96 train / 24 test" in _plain(at.caption[1].value)
+
+
+def test_the_commands_shown_quote_hostile_aspect_names(hostile, app):
+    """Issue #25 item 2. The Evaluation page with the hostile corpus (aspect names with backticks, which a
+    shell runs): no report, so the evaluate command; no space for its hostile aspects, so the train command."""
+    import shlex
+
+    from tests.app_views.live_markup import code_spans
+
+    def intended(*argv: str) -> list[str]:
+        return ["python", "-m", *argv]
+
+    at = app("app_pages/evaluation.py", corpus=hostile.name)
+    shown = [code.value for code in at.code] + [span for md in at.markdown for span in code_spans(md.value)
+                                                if span.startswith("python -m")]
+    aspects = hostile.aspect_names
+    assert intended("training", "evaluate", "--corpus", hostile.name, "--spaces", "generic", "--aspects",
+                    ",".join(aspects[:2])) in [shlex.split(command) for command in shown]
+    assert intended("training", "train", "--corpus", hostile.name, "--aspects", aspects[1], "--drop-labels-below",
+                    "2") in [shlex.split(command) for command in shown]
+    assert all(shlex.split(command)[:2] == ["python", "-m"] for command in shown)

@@ -88,7 +88,8 @@ def test_impossible_sizes_and_unknown_sources_are_refused_on_load(tmp_path, chan
         ({"defaults": {"sources": ["links"], "colour": 1}}, "Study 'tiny_study', defaults: unknown field 'colour'"),
         ({"tasks": []}, "Study 'tiny_study': 'tasks' is empty; expected a non-empty list of tasks."),
         ({"tasks": ["country-france"]}, "Study 'tiny_study', task #1: must be a mapping of sources,"),
-        ({"name": "tiny study"}, "Study 'tiny study': 'name' must be 1-64 letters, digits, '.', '_' or '-', not "
+        ({"name": "tiny study"}, "Study 'tiny study': 'name' must be 1-64 letters, digits, '.', '_' or '-', starting with a "
+                                 "letter or digit, not "
                                  "'tiny study'."),
         ({"titel": "Typo"}, "Study 'tiny_study': unknown field 'titel'; known fields: name, title,"),
     ],

@@ -1,6 +1,9 @@
 """Issue #13 item 6: the results password met forty wrong guesses in a row with no delay. Now each
 session and each client waits longer after every wrong password past a few free ones; the clock is
-injected, so the tests assert the computed waits, never wall time."""
+injected, so the tests assert the computed waits, never wall time.
+
+Issue #25 item 1: a new session every 3 guesses, from no known address (loopback), gave 60 guesses in
+6.5 s, none refused. Now wrong passwords from anywhere also count server-wide."""
 from __future__ import annotations
 
 import functools
@@ -88,13 +91,80 @@ def test_a_client_shares_its_wait_across_sessions_but_not_with_other_clients(res
     assert try_password(elsewhere, "typo") == "Wrong password."
 
 
-def test_without_a_client_address_the_session_alone_is_throttled():
+def test_without_a_client_address_the_session_and_the_server_count():
     throttle = LoginThrottle(ThrottleConfig(), FakeClock())
     for _ in range(4):
         throttle.failed(LoginSource("s1"))
     assert throttle.admit(LoginSource("s1")) == 2
-    assert throttle.admit(LoginSource("s2")) == 0
-    assert LoginSource("s1").counted_as() == ("session:s1",)
+    assert throttle.admit(LoginSource("s2")) == 0  # a few failures elsewhere do not lock another session
+    assert LoginSource("s1").counted_as() == ("session:s1", "server")
+
+
+def guess_from_fresh_sessions(throttle: LoginThrottle, clock: FakeClock, sessions: int, per_session: int = 3,
+                              client: str | None = None) -> tuple[int, int]:
+    """The attack: a new session every `per_session` guesses, no client address, each refused guess
+    skipped at once (no waiting). Returns (passwords checked, guesses refused)."""
+    checked = refused = 0
+    for n in range(sessions):
+        source = LoginSource(f"attacker-{n}", client)
+        for _ in range(per_session):
+            if throttle.admit(source) > 0:
+                refused += 1
+            else:
+                checked += 1
+                throttle.failed(source)
+            clock.now += 0.1
+    return checked, refused
+
+
+def test_many_fresh_sessions_without_an_address_are_throttled_server_wide():
+    clock = FakeClock()
+    throttle = LoginThrottle(ThrottleConfig(), clock)
+    checked, refused = guess_from_fresh_sessions(throttle, clock, sessions=20)  # 60 guesses in 6 s
+    config = ThrottleConfig()
+    # the free ones, one that locks everyone for 2 s, one after it that locks for 4 s: the rest refused
+    assert checked == config.server_free_attempts + 2 and refused == 60 - checked
+    assert throttle.admit(LoginSource("researcher")) > 0  # fails safe: the page is locked for everyone
+
+
+def test_the_server_wide_wait_grows_and_the_right_password_does_not_clear_it():
+    clock = FakeClock()
+    config = ThrottleConfig()
+    throttle = LoginThrottle(config, clock)
+    waits = []
+    for n in range(config.server_free_attempts + 12):
+        source = LoginSource(f"s{n}")  # every guess from its own session
+        assert throttle.admit(source) == 0
+        waits.append(throttle.failed(source))
+        clock.now += waits[-1]
+    assert waits == [0.0] * config.server_free_attempts + WAITS[3:] + [300.0] * 2
+    throttle.succeeded(LoginSource("researcher"))
+    assert throttle.failed(LoginSource("next")) == 300  # the guesser's count survives someone else's login
+    clock.now += config.forget_after_s + 301
+    assert throttle.failed(LoginSource("later")) == 0  # an hour without failures: forgotten
+
+
+def test_sixty_guesses_through_the_page_from_fresh_sessions_are_mostly_refused(results_page):
+    messages = []
+    for _ in range(6):  # AppTest has no connection: st.context.ip_address is None, as on loopback
+        at = results_page()
+        messages += [try_password(at, f"guess {len(messages)}") for _ in range(3)]
+    refused = [m for m in messages if m.startswith("Too many wrong passwords")]
+    checked = [m for m in messages if m.startswith("Wrong password.")]
+    assert len(checked) == ThrottleConfig().server_free_attempts + 1 and len(refused) == 18 - len(checked)
+    last = results_page()
+    assert try_password(last, PASSWORD).startswith("Too many wrong passwords")  # not even the right one, yet
+    assert not last.metric
+
+
+def test_a_server_wide_lock_is_logged_as_such_without_passwords(caplog):
+    caplog.set_level(logging.WARNING, logger="study.login_throttle")
+    clock = FakeClock()
+    guess_from_fresh_sessions(LoginThrottle(ThrottleConfig(), clock), clock, sessions=5)
+    lines = [r.getMessage() for r in caplog.records if r.name == "study.login_throttle"]
+    assert "study results login locked server-wide: client=unknown" in lines[-5]
+    assert lines[-1].startswith("study results login refused server-wide: client=unknown")
+    assert "server_failures=11" in lines[-6] and "guess" not in caplog.text
 
 
 def test_the_right_password_after_the_wait_unlocks_and_resets_the_count(results_page, clock, monkeypatch):
@@ -127,7 +197,8 @@ def test_failures_refusals_and_lockouts_are_logged_one_line_each_without_the_pas
 
 def test_concurrent_failures_from_many_sessions_are_each_counted():
     threads_n, per_thread = 8, 25
-    throttle = LoginThrottle(ThrottleConfig(free_attempts=threads_n * per_thread), FakeClock())
+    throttle = LoginThrottle(ThrottleConfig(free_attempts=threads_n * per_thread,
+                                            server_free_attempts=threads_n * per_thread), FakeClock())
 
     def guess(index: int) -> None:
         for _ in range(per_thread):

@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from training.report import (EvaluationReport, column_relevance, column_title, evaluate_command, find_reports,
+from explore.commands import evaluate_command
+from training.report import (EvaluationReport, column_relevance, column_title, find_reports,
                              metric_header, metric_meaning, metric_title)
 
 

@@ -5,13 +5,14 @@ import argparse
 
 from tqdm import tqdm
 
-from explore.corpus.registry import check_name, corpus_path, store_corpus
+from explore.corpus.registry import corpus_path, store_corpus
 from explore.corpus.store import CARD_FILE
 from explore.corpus.wikidata.builder import BuildSettings, build_wikidata_corpus
 from explore.corpus.wikidata.http_etiquette import DEFAULT_USER_AGENT, Etiquette, FetchError
 from explore.corpus.wikidata.recipes import builtin_recipe_names, load_recipe
 from explore.corpus.wikidata.sparql import WIKIDATA_ENDPOINT
 from explore.errors import AspectNavError
+from explore.names import check_name, name_argument
 
 
 def register_build(sources: argparse._SubParsersAction) -> None:
@@ -26,7 +27,7 @@ def register_build(sources: argparse._SubParsersAction) -> None:
                         help=f"a shipped recipe ({', '.join(builtin_recipe_names())}) or a JSON recipe file")
     parser.add_argument("--limit", type=_positive, help="most class articles to collect (default: the recipe's)")
     parser.add_argument("--noise", type=_non_negative, help="random noise articles to add (default: the recipe's)")
-    parser.add_argument("--name", help="store the corpus under this name (default: the recipe's name)")
+    parser.add_argument("--name", type=name_argument("corpus"), help="store the corpus under this name (default: the recipe's name)")
     parser.add_argument("--force", action="store_true", help="replace an existing corpus of that name")
     parser.add_argument("--endpoint", default=WIKIDATA_ENDPOINT, help="SPARQL endpoint (default: %(default)s)")
     parser.add_argument("--wiki-api", help="MediaWiki API URL (default: https://<language>.wikipedia.org/w/api.php)")
@@ -39,7 +40,7 @@ def register_build(sources: argparse._SubParsersAction) -> None:
 
 def _build_wikidata(args) -> int:
     recipe = load_recipe(args.recipe).with_overrides(limit=args.limit, noise=args.noise)
-    name = check_name(args.name or recipe.name)
+    name = check_name(args.name or recipe.name, "corpus")
     if (corpus_path(name) / CARD_FILE).exists() and not args.force:
         raise AspectNavError(f"A corpus named {name!r} exists; pass --force to replace it or --name to pick another.")
     if args.user_agent == DEFAULT_USER_AGENT:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Annotated, Mapping
@@ -11,6 +10,7 @@ from typing import Annotated, Mapping
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from explore.errors import AspectNavError
+from explore.names import NAME_PATTERN, NAME_RULE, is_name
 from explore.schema import Refusal, refusals
 from explore.settings import ASSETS_DIR
 
@@ -19,8 +19,7 @@ RECIPES_DIR = ASSETS_DIR / "recipes"
 _QID = r"^Q[1-9][0-9]*$"
 _LANGUAGE = r"^[a-z]{2,3}(-[a-z0-9]+)*$"
 _PropertyId = Annotated[str, StringConstraints(pattern=r"^P[1-9][0-9]*$")]
-_AspectName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z][A-Za-z0-9_ -]{0,39}$")]
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # also the default corpus name
+_AspectName = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 
 
 class RecipeError(AspectNavError):
@@ -68,7 +67,7 @@ def load_recipe(name_or_path: str | Path) -> Recipe:
     """A shipped recipe by name (`companies`), else a JSON recipe file by path."""
     text = str(name_or_path)
     builtin = RECIPES_DIR / f"{text}.json"
-    path = builtin if _NAME.match(text) and builtin.exists() else Path(text).expanduser()
+    path = builtin if is_name(text) and builtin.exists() else Path(text).expanduser()
     if not path.exists():
         raise RecipeError(
             f"No recipe {text!r}: use one of {', '.join(builtin_recipe_names())} or the path of a JSON recipe file."
@@ -85,13 +84,12 @@ class RecipeFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = Field("wikidata", pattern=_NAME.pattern,
-                      description="a corpus name: 1-64 letters, digits, '.', '_' or '-'")
+    name: str = Field("wikidata", pattern=NAME_PATTERN, description=f"a corpus name: {NAME_RULE}")
     class_qid: str = Field(alias="class", pattern=_QID, description='a Wikidata item id such as "Q4830453"')
     subclasses: bool = Field(True, description="true or false")
     aspects: dict[_PropertyId, _AspectName] = Field(
-        min_length=1, description='an object mapping property ids to aspect names (a letter, then up to 39 letters, '
-                                  'digits, "_", "-" or spaces), e.g. {"P17": "country"}')
+        min_length=1, description=f'an object mapping property ids to aspect names ({NAME_RULE}), '
+                                  'e.g. {"P17": "country"}')
     language: str = Field("en", pattern=_LANGUAGE, description='a Wikipedia language code such as "en"')
     limit: int = Field(5000, ge=1, description="a whole number >= 1")
     noise: int = Field(10000, ge=0, description="a whole number >= 0")

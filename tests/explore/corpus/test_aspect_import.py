@@ -6,7 +6,7 @@ import pytest
 from explore.cli import main
 from explore.corpus.aspect_import import attach_aspect
 from explore.corpus.registry import open_corpus, store_corpus
-from explore.errors import CorpusFormatError
+from explore.errors import CorpusFormatError, InvalidNameError
 from tests.fixture_corpora import fixture_corpus
 
 
@@ -58,7 +58,7 @@ def test_an_existing_aspect_needs_replace_and_a_bad_name_is_refused(tmp_path):
     replaced = attach_aspect(fixture_corpus(), "country", path, replace_existing=True).corpus
     assert replaced.label_counts("country") == {"Atlantis": 2}
     for bad in ("", "a,b", "x:y", "a" * 65):
-        with pytest.raises(CorpusFormatError, match="Bad aspect name"):
+        with pytest.raises(InvalidNameError, match="Invalid aspect name"):
             attach_aspect(fixture_corpus(), bad, path)
 
 

@@ -1,6 +1,8 @@
 """`python -m explore corpus build wikidata`: builds, stores, summarises; user errors are messages."""
 from __future__ import annotations
 
+import pytest
+
 from explore.cli import main
 from explore.corpus.registry import open_corpus
 
@@ -38,7 +40,8 @@ def test_an_existing_corpus_needs_force_or_another_name(services, capsys):
 def test_user_errors_are_messages_not_tracebacks(services, capsys):
     assert main(["corpus", "build", "wikidata", "--recipe", "planets"]) == 2
     assert "No recipe 'planets'" in capsys.readouterr().err
-    assert build(services, "--name", "bad name!") == 2
-    assert "Invalid corpus name" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as usage:  # a bad --name is a usage error (explore/names.py), exit 2
+        build(services, "--name", "bad name!")
+    assert usage.value.code == 2 and "Invalid corpus name 'bad name!'" in capsys.readouterr().err
 
 

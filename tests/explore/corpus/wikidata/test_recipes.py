@@ -39,7 +39,7 @@ def test_a_user_recipe_file(tmp_path):
     ({"class": "Q1", "aspects": {}}, "field 'aspects' must be an object mapping property ids to aspect names"),
     ({"class": "Q1", "aspects": {"17": "country"}}, "field 'aspects': bad property id '17'; must be an object mapping"),
     ({"class": "Q1", "aspects": {"P17": "9 lives"}}, "field 'aspects.P17' must be an object mapping property ids to "
-                                                     "aspect names (a letter, then"),
+                                                     "aspect names (1-64 letters, digits"),
     ({"class": "Q1", "aspects": {"P17": "country", "P27": "country"}},
      "field 'aspects' must be an object whose aspect names are distinct"),
     ({"class": "Q1", "aspects": {"P17": "country"}, "limit": 0}, "field 'limit' must be a whole number >= 1, got 0"),
