@@ -13,7 +13,8 @@ BEFORE_THE_SWAP, OLD_COPY_ASIDE, NEW_COPY_LANDED = "before the swap", "old copy 
 
 
 def write_killed(write: Callable[[], object], when: str) -> None:
-    """Fork; the child runs `write` and is SIGKILLed `when` its swap gets there. Only the child's os.replace is wrapped."""
+    """Fork; the child runs `write` and is SIGKILLed `when` its swap gets there (only the child's os.replace is
+    wrapped)."""
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child
         real_replace = os.replace
