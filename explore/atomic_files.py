@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -16,6 +17,9 @@ STAGING_SUFFIX = ".staging"
 # A staging directory may belong to a writer at work in another process (the CLI importing while the app
 # lists corpora), so only one untouched for this long counts as left behind by a killed writer.
 ABANDONED_AFTER_S = 3600
+# Spaces staged their writes as `.name-XXXXXXXX` (tempfile's eight characters, no suffix) until issue #25: such
+# folders in a data home are staging too, and go the same way once abandoned.
+_UNSUFFIXED_STAGING = re.compile(r"\.(.+)-[a-z0-9_]{8}")
 
 
 @contextmanager
@@ -69,7 +73,7 @@ def recover_directory(directory: Path) -> None:
             log.warning("%s was missing after an interrupted write: restored the copy from before it.", directory)
         if directory.parent.is_dir():
             for entry in directory.parent.iterdir():
-                if _owner(entry.name) == directory.name and entry.name.endswith(STAGING_SUFFIX) and _abandoned(entry):
+                if _staging_owner(entry) == directory.name and _abandoned(entry):
                     shutil.rmtree(entry)
     except OSError as exc:  # a read-only data home: leave the traces, they are hidden anyway
         log.warning("Could not tidy up after an interrupted write of %s: %s", directory, exc)
@@ -79,7 +83,8 @@ def recover_directories(parent: Path) -> None:
     """`recover_directory` for each directory whose backup or staging lies in `parent`."""
     parent = Path(parent)
     if parent.is_dir():
-        for name in sorted({owner for entry in parent.iterdir() if (owner := _owner(entry.name))}):
+        owners = {_owner(entry.name) or _staging_owner(entry) for entry in parent.iterdir()}
+        for name in sorted(owner for owner in owners if owner):
             recover_directory(parent / name)
 
 
@@ -96,6 +101,14 @@ def _owner(name: str) -> str | None:
     if name.endswith(STAGING_SUFFIX) and "-" in name:
         return name[1:].rsplit("-", 1)[0] or None
     return None
+
+
+def _staging_owner(entry: Path) -> str | None:
+    """The directory a staging folder belongs to, whichever way it was named."""
+    if entry.name.endswith(STAGING_SUFFIX):
+        return _owner(entry.name)
+    unsuffixed = _UNSUFFIXED_STAGING.fullmatch(entry.name)
+    return unsuffixed.group(1) if unsuffixed and entry.is_dir() else None
 
 
 def _abandoned(path: Path) -> bool:

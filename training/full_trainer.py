@@ -9,6 +9,7 @@ import logging
 from pathlib import Path
 
 from explore.corpus.model import Corpus
+from training.checkpoints import last_complete_trainer_checkpoint
 from training.config import TrainingConfig
 from explore.spaces import article_text
 from training.embeddings import load_sentence_transformer
@@ -36,13 +37,6 @@ def triplet_dataset(corpus: Corpus, triplets: TripletSet, objective: str):
     if uses_row_labels(objective):
         columns["label"] = triplets.rows.tolist()
     return Dataset.from_dict(columns)
-
-
-def last_checkpoint(directory: Path) -> str | None:
-    """The trainer's newest `checkpoint-N` folder (what `resume_from_checkpoint` takes), or None."""
-    from transformers.trainer_utils import get_last_checkpoint
-
-    return get_last_checkpoint(str(directory)) if Path(directory).is_dir() else None
 
 
 def train_full(config: TrainingConfig, corpus: Corpus, rule: RelevanceRule, triplets: TripletSet,
@@ -74,7 +68,7 @@ def train_full(config: TrainingConfig, corpus: Corpus, rule: RelevanceRule, trip
     )
     trainer = SentenceTransformerTrainer(model=model, args=args, train_dataset=dataset,
                                          loss=build_loss(config, model, rule))
-    resume = last_checkpoint(checkpoints)
+    resume = last_complete_trainer_checkpoint(checkpoints)
     if resume:
         logger.info("Resuming %s from %s", config.run_name, resume)
     trainer.train(resume_from_checkpoint=resume)

@@ -14,6 +14,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
+from training.checkpoints import resume_state, save_checkpoint
 from training.config import TrainingConfig
 from training.head import TrainableHead
 from training.objectives import build_loss, columns_for
@@ -21,13 +22,6 @@ from training.relevance import RelevanceRule
 from training.triplets import TripletSampler
 
 logger = logging.getLogger(__name__)
-CHECKPOINT = "epoch-{:03d}.pt"
-KEEP_CHECKPOINTS = 2
-
-
-def latest_checkpoint(directory: Path) -> Path | None:
-    found = sorted(directory.glob("epoch-*.pt")) if directory.exists() else []
-    return found[-1] if found else None
 
 
 class HeadTrainer:
@@ -59,9 +53,9 @@ class HeadTrainer:
         loss_fn = build_loss(config, head, self.rule)
         optimizer = torch.optim.AdamW(head.parameters(), lr=config.learning_rate, weight_decay=0.0)
         start, history = 0, []
-        checkpoint = latest_checkpoint(self.checkpoints)
-        if checkpoint is not None:
-            state = torch.load(checkpoint, map_location="cpu", weights_only=False)
+        resumed = resume_state(self.checkpoints)
+        if resumed is not None:
+            checkpoint, state = resumed
             head.load_state_dict(state["head"])
             optimizer.load_state_dict(state["optimizer"])
             start, history = state["epoch"], state["history"]
@@ -88,11 +82,8 @@ class HeadTrainer:
                 bar.set_postfix(loss=f"{loss.item():.4f}")
             history.append({"epoch": epoch + 1, "loss": total / max(len(batches), 1), "triplets": len(triplets),
                             "seconds": round(time.perf_counter() - began, 2)})
-            self.checkpoints.mkdir(parents=True, exist_ok=True)
-            torch.save({"epoch": epoch + 1, "head": head.state_dict(), "optimizer": optimizer.state_dict(),
-                        "history": history}, self.checkpoints / CHECKPOINT.format(epoch + 1))
-            for old in sorted(self.checkpoints.glob("epoch-*.pt"))[:-KEEP_CHECKPOINTS]:
-                old.unlink()
+            save_checkpoint({"epoch": epoch + 1, "head": head.state_dict(), "optimizer": optimizer.state_dict(),
+                             "history": history}, self.checkpoints, epoch + 1)
             logger.info("epoch %d: loss %.4f", epoch + 1, history[-1]["loss"])
             if self.on_epoch is not None:
                 self.on_epoch(epoch + 1, config.epochs)

@@ -2,12 +2,17 @@
 from __future__ import annotations
 
 import json
+import os
 import platform
 import shutil
 import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
+from explore.errors import AspectNavError
 from explore.names import check_name
 from explore.settings import REPO_ROOT, data_home
 from training.config import TrainingConfig
@@ -15,6 +20,12 @@ from training.config import TrainingConfig
 CONFIG_FILE = "config.json"
 RUN_FILE = "run.json"
 METRICS_FILE = "metrics.json"
+LOCK_FILE = ".training.lock"  # held while a process trains the run: two would read each other's checkpoints
+HOLDER_FILE = ".training.lock.json"  # who holds it, for the message the other one gets
+
+
+class RunBusyError(AspectNavError):
+    """Another process is training this run right now."""
 
 
 def runs_dir() -> Path:
@@ -69,6 +80,38 @@ class Run:
     @property
     def finished(self) -> bool:
         return bool(self.info.get("finished"))
+
+    @contextmanager
+    def lock(self) -> Iterator["Run"]:
+        """Hold the run for this process, or raise RunBusyError naming the process that holds it. The OS lets go
+        of the lock when its holder dies, killed or not: a stale lock never blocks a rerun."""
+        from filelock import FileLock, Timeout
+
+        if os.environ.get("RANK", "0") != "0":  # a torchrun/accelerate worker: rank 0 holds the run for them all
+            yield self
+            return
+        self.path.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(self.path / LOCK_FILE)
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            raise RunBusyError(f"Run {self.path.name!r} is being trained by another process ({self._holder()}); wait "
+                               "for it to finish, or pass another --run-name.") from None
+        holder = self.path / HOLDER_FILE
+        try:
+            holder.write_text(json.dumps({"pid": os.getpid(), "host": platform.node(), "command": " ".join(sys.argv),
+                                          "since": datetime.now(timezone.utc).isoformat(timespec="seconds")}))
+            yield self
+        finally:
+            holder.unlink(missing_ok=True)
+            lock.release()
+
+    def _holder(self) -> str:
+        try:
+            holder = json.loads((self.path / HOLDER_FILE).read_text())
+            return f"pid {holder['pid']} on {holder['host']} since {holder['since']}: {holder['command']}"
+        except (OSError, ValueError, KeyError, TypeError):
+            return "it has only just started"
 
     def reset(self) -> None:
         """Forget checkpoints and records: the next `start` trains from scratch."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from explore.atomic_files import recover_directories
 from explore.commands import build_space_command
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError, UnknownSpaceError
@@ -65,6 +66,7 @@ class SpaceRegistry:
         self._open: dict[str, Space] = {}
 
     def names(self) -> list[str]:
+        self._recover_interrupted_writes()
         stored = {p.parent.name for root in (self.home, self.shipped) if root.is_dir()
                   for p in root.glob(f"*/{MANIFEST_FILE}") if not p.parent.name.startswith(".")}
         return sorted(stored | set(DEFAULT_SPACES), key=lambda n: (n != "generic", n))
@@ -72,6 +74,7 @@ class SpaceRegistry:
     def stamp(self) -> tuple[tuple[str, int], ...]:
         """The built spaces and when each was last written (manifest mtime, ns): a long-running app compares it
         with the stamp taken when it opened them, so a space trained meanwhile (app or CLI) shows up."""
+        self._recover_interrupted_writes()
         found = []
         for manifest in self.home.glob(f"*/{MANIFEST_FILE}") if self.home.is_dir() else ():
             if not manifest.parent.name.startswith("."):
@@ -80,6 +83,12 @@ class SpaceRegistry:
                 except OSError:
                     continue  # swapped away between listing and stat: the next look sees the new one
         return tuple(sorted(found))
+
+    def _recover_interrupted_writes(self) -> None:
+        """A save killed inside its directory swap leaves a space under `.name.old` (or completed): put it back before
+        anyone lists or opens, or the space is hidden and rebuilt; abandoned staging folders go (as for corpora)."""
+        for root in (self.home, self.shipped):
+            recover_directories(root)
 
     def open(self, name: str, encode: bool = True) -> Space:
         """`encode=False`: a space that would need the transformer to run (not built, stale or damaged, and

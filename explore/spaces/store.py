@@ -13,12 +13,11 @@ import hashlib
 import io
 import json
 import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from explore.atomic_files import swap_directory_into_place
+from explore.atomic_files import staging_directory_for, swap_directory_into_place
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE
@@ -49,8 +48,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
     Without embeddings, the manifest says how to derive them (a head projects its base space in
     well under a second), which keeps many trained spaces inside the shipped-assets budget."""
     directory = Path(directory)
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}-", dir=directory.parent))
+    staging = staging_directory_for(directory)
     try:
         if encoder_dir is not None:
             shutil.copytree(encoder_dir, staging / ENCODER_DIR)

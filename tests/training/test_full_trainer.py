@@ -4,7 +4,7 @@ import pytest
 from explore.spaces import spaces_for
 from training.config import TrainingConfig
 from training.export import read_training_record
-from training.full_trainer import last_checkpoint
+from training.checkpoints import last_complete_trainer_checkpoint as last_checkpoint
 from training.pipeline import MODEL_DIR, train
 
 pytestmark = pytest.mark.slow  # fine-tunes MiniLM for a few steps (tens of seconds on 2 CPU cores)

@@ -14,6 +14,7 @@ from explore.corpus.store import ARTICLES_FILE, CARD_FILE, load_corpus, save_cor
 from explore.errors import AspectNavError
 from explore.settings import corpora_dir
 from tests.fixture_corpora import ARTICLES, aspect_corpus
+from tests.killed_writes import NEW_COPY_LANDED, OLD_COPY_ASIDE, write_killed
 
 
 def flip_text_byte(path, corpus) -> None:
@@ -87,27 +88,8 @@ def test_every_single_byte_flip_gives_a_clear_error(tmp_path):
 # Item 8: a swap killed between its two renames is recovered on the next open or list.
 
 def save_killed(corpus, kill_before_staging_lands: bool) -> None:
-    """Save `corpus` in a child process that dies (no cleanup, no finally) around the swap's second rename."""
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - runs in the child
-        real_replace = os.replace
-
-        def replace(source, target):
-            hidden = [os.path.basename(str(path)).startswith(".") for path in (source, target)]
-            landing = hidden == [True, False]  # staging -> directory, the second rename
-            if landing and kill_before_staging_lands:
-                os._exit(9)
-            real_replace(source, target)
-            if landing:
-                os._exit(9)
-
-        try:
-            atomic_files.os.replace = replace
-            store_corpus(corpus)
-        finally:
-            os._exit(0)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 9, "the child was meant to die inside the swap"
+    """Save `corpus` in a child process SIGKILLed around the swap's second rename."""
+    write_killed(lambda: store_corpus(corpus), OLD_COPY_ASIDE if kill_before_staging_lands else NEW_COPY_LANDED)
 
 
 def hidden_entries() -> list[str]:

@@ -6,35 +6,10 @@ import numpy as np
 import pytest
 
 from explore.encoders import save_head
-from explore.encoders.encoder import TransformerEncoder
 from explore.errors import UnknownSpaceError
 from explore.spaces import SpaceDefinition, SpaceRegistry
 from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE, TRAINING_RECORD_FILE
 from tests.fixture_corpora import ARTICLES, aspect_corpus
-
-
-@pytest.fixture
-def registry(tmp_path, minilm):
-    return SpaceRegistry(aspect_corpus(), home=tmp_path / "home", shipped=tmp_path / "shipped", progress=False)
-
-
-@pytest.fixture
-def indexed(monkeypatch):
-    """Search the fixture's tiny spaces through an hnswlib index, as a corpus above EXACT_BELOW would be."""
-    monkeypatch.setattr("explore.spaces.vector_index.EXACT_BELOW", 0)
-
-
-@pytest.fixture
-def count_encodes(monkeypatch):
-    calls = []
-    original = TransformerEncoder.encode
-
-    def counting(self, texts, *args, **kwargs):
-        calls.append(len(texts))
-        return original(self, texts, *args, **kwargs)
-
-    monkeypatch.setattr(TransformerEncoder, "encode", counting)
-    return calls
 
 
 def _again(registry):
