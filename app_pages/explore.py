@@ -15,10 +15,10 @@ from app_views.columns import explore_columns, left_out_line, missing_spaces_hin
 from app_views.corpus_choice import chosen_corpus, explore_hrefs
 from app_views.engine_cache import load_engine
 from app_views.markdown import escape_markdown
-from app_views.mix import seed_aspect_spaces
 from app_views.view_session import explore_view, write_url
 from app_views.view_widgets import blend_sliders, mix_picker, per_row_slider, seed_picker, trail_bar
 from explore.corpus.model import Corpus
+from explore.mix import seed_aspect_spaces
 from explore.neighbours import Neighbourhood
 
 

@@ -1,7 +1,7 @@
 """The reader's own mix for one seed: which spaces, and how much "linked from this article", rank the
 "your mix" column. Until the reader changes it, the mix is the seed's own aspects (plus its links).
 
-The default mix itself is explore/mix.py's, so the evaluation scores the same one. Streamlit-free: the mix
+The default mix itself is explore/mix.py's (the evaluation scores the same one). Streamlit-free: the mix
 widget (app_views/view_widgets.py) reads and writes it through these functions.
 """
 from __future__ import annotations
@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from explore.corpus.model import Article
-from explore.mix import (DEFAULT_LINKS_SHARE, compose, default_mix, has_links, mixable_spaces,  # noqa: F401 (re-exported)
-                         seed_aspect_spaces)
+from explore.mix import compose, default_mix, has_links, mixable_spaces
 from explore.neighbours import Neighbourhood
 from explore.query import Blend
 from explore.ranking import LINKS_COMPONENT

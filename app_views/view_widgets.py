@@ -9,13 +9,13 @@ import streamlit as st
 
 from app_views.enter_key import enter_pressed
 from app_views.markdown import escape_markdown
-from app_views.mix import (effective_mix, has_links, links_share, mixable_spaces, with_links_share,
-                           with_spaces)
+from app_views.mix import effective_mix, links_share, with_links_share, with_spaces
 from app_views.url_state import MAX_K
 from app_views.view_session import explore_view
 from app_views.view_state import MAX_WEIGHT
 from explore.corpus.model import Article, Corpus
 from explore.corpus.title_search import fold
+from explore.mix import has_links, mixable_spaces
 from explore.neighbours import Neighbourhood
 from explore.query import Blend
 from explore.ranking import LINKS_COMPONENT

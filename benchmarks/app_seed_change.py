@@ -23,7 +23,7 @@ def seed_changes(count: int) -> tuple[list[float], list[float]]:
     from streamlit.testing.v1 import AppTest
 
     from app_views.columns import explore_columns
-    from app_views.mix import default_mix
+    from explore.mix import default_mix
     from explore.neighbours import Neighbourhood
     from explore.corpus import open_corpus
 

@@ -1,6 +1,6 @@
 """The reader's mix: the seed's own aspects (and links) by default, pills and the links weight compose it."""
-from app_views.mix import (DEFAULT_LINKS_SHARE, compose, default_mix, effective_mix, links_share, seed_aspect_spaces, with_links_share,
-                           with_spaces)
+from app_views.mix import effective_mix, links_share, with_links_share, with_spaces
+from explore.mix import DEFAULT_LINKS_SHARE, compose, default_mix, seed_aspect_spaces
 from explore.query import Blend
 from tests.app_pages.conftest import fixture_engine
 from tests.fixture_corpora import fixture_corpus
