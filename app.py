@@ -6,13 +6,15 @@ page is a thin view over explore/, training/ and study/; the per-user state is o
 (app_views/view_state.py). With ASPECTNAV_STUDY_ONLY=1 an instance serves a user study:
 participants see the study pages and the credit only — nothing that would reveal the sources.
 """
+import logging
+
 import streamlit as st
 
 from app_views.corpus_choice import corpus_picker, study_corpus, wikipedia_credit
 from app_views.markdown import escape_markdown
 from app_views.view_session import adopt_url, write_url
 from app_views.view_widgets import k_slider
-from explore.errors import AspectNavError
+from explore.errors import AspectNavError, storage_error
 from study.instance_settings import study_only
 
 st.set_page_config(page_title="AspectNav", page_icon=":material/explore:", layout="wide")
@@ -38,14 +40,23 @@ explore_pages = seed_pages + [
 ]
 page = st.navigation(study_pages if serving_a_study else explore_pages + study_pages)
 
-if page in explore_pages:
-    corpus = corpus_picker()
-    wikipedia_credit(corpus)
-    if page in seed_pages:
-        for problem in adopt_url(corpus):  # before any widget is drawn from the view
-            st.warning(escape_markdown(problem))
-        write_url(corpus)
-        k_slider()
-else:  # the study pages show the study's corpus, whatever the picker chose
-    wikipedia_credit(study_corpus())
-page.run()
+
+def draw_page() -> None:
+    if page in explore_pages:
+        corpus = corpus_picker()
+        wikipedia_credit(corpus)
+        if page in seed_pages:
+            for problem in adopt_url(corpus):  # before any widget is drawn from the view
+                st.warning(escape_markdown(problem))
+            write_url(corpus)
+            k_slider()
+    else:  # the study pages show the study's corpus, whatever the picker chose
+        wikipedia_credit(study_corpus())
+    page.run()
+
+
+try:
+    draw_page()
+except OSError as exc:  # a full, read-only or foreign data home: what to do, never a traceback with server paths
+    logging.getLogger("aspectnav.app").exception("The data home refused a read or write")
+    st.error(escape_markdown(str(storage_error(exc, "open or store this page's data"))))

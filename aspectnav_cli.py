@@ -10,7 +10,6 @@ import importlib
 import sys
 
 from explore import cli as explore_cli
-from explore.errors import AspectNavError
 from training import cli as training_cli
 
 TRAINING_COMMANDS = ("train", "evaluate", "summarize")
@@ -47,11 +46,7 @@ def main(argv: list[str] | None = None, prog: str = "aspectnav") -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command in TRAINING_COMMANDS:
         training_cli.configure_logging()
-    try:
-        return args.func(args) or 0
-    except AspectNavError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    return explore_cli.run_command(args)
 
 
 if __name__ == "__main__":

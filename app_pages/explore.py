@@ -57,5 +57,8 @@ def seed_area(corpus: Corpus, engine: Neighbourhood | None, engine_problem: str)
 corpus = chosen_corpus()
 engine, engine_problem = load_engine(corpus)
 st.title("Explore")
+for left_out in (engine.left_out if engine is not None else ()):  # the reason (with server paths) is in the log
+    st.warning(f"The space *{escape_markdown(left_out)}* is left out: its files are damaged. The server log "
+               "names the file and how to restore it.")
 per_row_slider()
 seed_area(corpus, engine, engine_problem)

@@ -17,7 +17,7 @@ import streamlit as st
 
 from app_views.encoding_progress import EncodingProgress
 from explore.corpus.model import Corpus
-from explore.errors import AspectNavError
+from explore.errors import AspectNavError, storage_error
 from explore.neighbours import Neighbourhood
 from explore.spaces import spaces_for
 
@@ -73,6 +73,8 @@ def load_engine(corpus: Corpus) -> tuple[Neighbourhood | None, str]:
         return cached_engine(corpus), ""
     except AspectNavError as error:
         return None, str(error)
+    except OSError as error:  # the data home cannot hold the spaces: say so without server paths
+        return None, str(storage_error(error, f"open the spaces of corpus {corpus.name!r}"))
 
 
 def forget_engines() -> None:

@@ -13,6 +13,7 @@ _SPECIAL = "\\`*_{}[]<>()#+-.!|$~:"
 # an invisible word joiner (U+2060) inside each keeps it text.
 _BARE_ADDRESS = re.compile(r"(?i)https?(?=:)|www(?=\.)|@")
 _WORD_JOINER = "\u2060"
+_INDENT = re.compile(r"^[ \t]+", re.MULTILINE)
 
 
 def escape_markdown(text: str) -> str:
@@ -21,7 +22,8 @@ def escape_markdown(text: str) -> str:
     text = html.escape(text, quote=False)
     for char in _SPECIAL:
         text = text.replace(char, "\\" + char)
-    return text
+    # Four leading spaces or a tab start a code block: each line's indent is kept as character references.
+    return _INDENT.sub(lambda m: m.group().replace(" ", "&#32;").replace("\t", "&#9;"), text)
 
 
 def escape_html(text: str) -> str:

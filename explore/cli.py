@@ -5,7 +5,7 @@ import argparse
 import importlib
 import sys
 
-from explore.errors import AspectNavError
+from explore.errors import AspectNavError, storage_error
 
 # Each module defines `register(subparsers)` and sets `func` on the parsers it adds.
 COMMAND_MODULES = ["explore.corpus.cli", "study.cli", "explore.spaces.cli", "explore.neighbours_cli"]
@@ -21,9 +21,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    return run_command(parser.parse_args(argv))
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """Run a parsed command; what a user can act on (AspectNavError, a disk that is full, read-only or not
+    ours) is printed as one `error:` line with exit status 2, never as a traceback."""
     try:
         return args.func(args) or 0
     except AspectNavError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename else ""  # the user's own machine: the path helps
+        print(f"error: {storage_error(exc, f'run {args.command!r}')}{where}", file=sys.stderr)
+    return 2

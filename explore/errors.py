@@ -56,3 +56,33 @@ class UnknownSpaceError(AspectNavError):
 
 class InvalidQueryError(AspectNavError):
     """A neighbours query is malformed (empty text, k <= 0, bad weights or kind)."""
+
+
+class StorageError(AspectNavError):
+    """The disk refused a read or write (full, read-only, over quota, no permission); the message says what to
+    do and names no server path, so the app can show it as-is."""
+
+    def __init__(self, doing: str, errno_code: int | None, advice: str):
+        self.errno = errno_code
+        super().__init__(f"Could not {doing}: {advice}")
+
+
+def storage_error(exc: OSError, doing: str) -> StorageError:
+    """The one translation of an OSError into words a user can act on (`doing`: "store corpus 'x'")."""
+    import errno
+
+    home = "the data home ($ASPECTNAV_HOME, by default ~/.aspectnav)"
+    advice = {
+        errno.ENOSPC: f"the disk is full. Free some space on the disk holding {home} (or point ASPECTNAV_HOME at "
+                      "a larger disk) and try again; nothing half-written was kept.",
+        errno.EDQUOT: f"your disk quota is used up. Free some space in {home} or raise the quota, then try again.",
+        errno.EROFS: "the disk is read-only. Point ASPECTNAV_HOME at a writable folder and try again.",
+        errno.EACCES: f"permission denied. Make {home} writable for this user, or point ASPECTNAV_HOME at a "
+                      "folder you can write.",
+        errno.EPERM: f"permission denied. Make {home} writable for this user, or point ASPECTNAV_HOME at a "
+                     "folder you can write.",
+        errno.ENOTDIR: f"a file stands where a folder is needed in {home}. Move it away or point ASPECTNAV_HOME "
+                       "elsewhere.",
+    }.get(exc.errno, f"the operating system refused it ({exc.strerror or type(exc).__name__}). Check {home} and "
+                     "the disk, then try again.")
+    return StorageError(doing, exc.errno, advice)

@@ -55,6 +55,7 @@ class Neighbourhood:
         self.corpus = corpus
         items = spaces.values() if isinstance(spaces, Mapping) else spaces
         self.spaces: dict[str, Space] = {space.name: space for space in items}
+        self.left_out: dict[str, str] = {}  # spaces `open` could not open (damaged), and why
         for space in self.spaces.values():
             if len(space) != len(corpus):
                 raise AspectNavError(f"Space {space.name!r} has {len(space)} rows for {len(corpus)} articles.")
@@ -73,7 +74,10 @@ class Neighbourhood:
         still rank them)."""
         from explore.spaces.registry import spaces_for
 
-        return cls(corpus, spaces_for(corpus, progress=progress).open_all(encode=encode))
+        registry = spaces_for(corpus, progress=progress)
+        engine = cls(corpus, registry.open_all(encode=encode))
+        engine.left_out = dict(registry.left_out)
+        return engine
 
     def available_queries(self) -> list[Query]:
         """One query per answerable kind in reading order (links, generic, aspects, union, intersection):

@@ -7,6 +7,7 @@ answer is one transaction that can succeed only once per participant and task.
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 from dataclasses import dataclass
 
@@ -15,11 +16,13 @@ from sqlalchemy.exc import IntegrityError
 
 from explore.corpus.model import Corpus
 from explore.corpus.snippet import snippet
-from explore.errors import AspectNavError
+from explore.errors import AspectNavError, StorageError
 from study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
 from study.definition import StudyDefinition
 from study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore, utcnow
 from study.write_retry import StoreBusyError
+
+log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base 32: no I, L, O, U to misread
 CODE_GROUPS, CODE_GROUP_CHARS = 3, 4  # 12 symbols = 60 random bits from `secrets`
@@ -229,6 +232,11 @@ class ParticipantFlow:
         except StoreBusyError:
             raise StudyBusyError("Your answer was not saved: the study database is busy right now. Your ranking "
                                  "is still here; please press “Save and continue” again.") from None
+        except StorageError as exc:
+            log.warning("An answer was not saved: %s", exc)
+            raise StudyBusyError("Your answer was not saved: the server cannot write right now (its disk is full "
+                                 "or read-only). Your ranking is still here; please tell the researcher, then press "
+                                 "“Save and continue” again.") from None
 
 
 def open_flow(study: StudyDefinition, store: StudyStore, provider: CandidateProvider, corpus: Corpus) -> ParticipantFlow:

@@ -36,7 +36,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-from explore.errors import AspectNavError
+from explore.errors import AspectNavError, storage_error
 from explore.names import check_name
 from explore.settings import data_home
 from study.definition import StudyDefinition, study_from_dict
@@ -225,11 +225,15 @@ class StudyStore:
 
     def write(self, work: Callable[[Session], T], what: str) -> T:
         """`work` in one `writing` transaction, tried again while the database is busy (see
-        study.write_retry); StoreBusyError when it stays busy, with nothing written."""
+        study.write_retry); StoreBusyError when it stays busy, StorageError when the disk refuses (full,
+        read-only), with nothing written."""
 
         def transaction() -> T:
-            with self.writing() as session:
-                return work(session)
+            try:
+                with self.writing() as session:
+                    return work(session)
+            except OSError as exc:  # a file the driver opens itself (journal, WAL) on a full or read-only disk
+                raise storage_error(exc, f"save {what}") from exc
 
         return with_retries(transaction, self.write_retry, what)
 

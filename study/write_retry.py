@@ -5,6 +5,7 @@ Only whole transactions are retried: each attempt either commits everything or r
 """
 from __future__ import annotations
 
+import errno
 import logging
 import time
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from typing import TypeVar
 
 from sqlalchemy.exc import OperationalError
 
-from explore.errors import AspectNavError
+from explore.errors import AspectNavError, storage_error
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -56,6 +57,10 @@ def with_retries(transaction: Callable[[], T], policy: WriteRetry, what: str) ->
             return transaction()
         except OperationalError as exc:
             reason = str(exc.orig).splitlines()[0] if exc.orig else type(exc).__name__
+            lasting = lasting_failure(reason)
+            if lasting is not None:  # waiting cannot help: a full or read-only disk is not a busy database
+                log.warning("%s not written: %s", what, reason)
+                raise storage_error(OSError(lasting, reason), f"save {what}") from exc
             pause = policy.pause_before(attempt + 1)
             if attempt == policy.attempts or policy.clock() - started + pause > policy.max_total_s:
                 log.warning("%s not written after %d tries (%s); giving up", what, attempt, reason)
@@ -64,3 +69,14 @@ def with_retries(transaction: Callable[[], T], policy: WriteRetry, what: str) ->
                         policy.attempts, pause)
             policy.sleep(pause)
     raise AssertionError("unreachable: WriteRetry has at least one attempt")
+
+
+# Driver messages (SQLite, PostgreSQL) of failures that no retry fixes, as the OSError kind they stand for.
+_LASTING = (("disk is full", errno.ENOSPC), ("no space left", errno.ENOSPC), ("quota", errno.EDQUOT),
+            ("readonly database", errno.EROFS), ("read-only", errno.EROFS))
+
+
+def lasting_failure(reason: str) -> int | None:
+    """The errno of a driver error that says the disk, not another writer, refused the write; else None."""
+    folded = reason.casefold()
+    return next((code for text, code in _LASTING if text in folded), None)

@@ -4,11 +4,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import logging
-import sys
 import time
 from pathlib import Path
 
-from explore.errors import AspectNavError
 from explore.names import name_argument
 from explore.query import GENERIC, Kind, Query, split_queries
 from explore.settings import data_home
@@ -207,9 +205,6 @@ def configure_logging() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     configure_logging()
-    args = build_parser().parse_args(argv)
-    try:
-        return args.func(args) or 0
-    except AspectNavError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    from explore.cli import run_command
+
+    return run_command(build_parser().parse_args(argv))

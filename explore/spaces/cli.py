@@ -47,9 +47,11 @@ def _list(args) -> int:
     registry = spaces_for(open_corpus(args.corpus))
     for name in registry.names():
         rows = []
-        for where, _, manifest in registry.stored(name):
+        for where, directory, manifest in registry.stored(name):
             shape = "x".join(map(str, manifest["embeddings"]["shape"]))
-            fresh = "current" if manifest["corpus_hash"] == registry.corpus.content_hash else "stale corpus"
+            damage = registry.damage(name, directory)
+            fresh = (f"DAMAGED, left out of Explore: {damage}" if damage else
+                     "current" if manifest["corpus_hash"] == registry.corpus.content_hash else "stale corpus")
             rows.append(f"{where}: {manifest['kind']}, encoder {manifest['encoder']}, {shape}, {fresh}")
         print(f"{name:<14} " + ("; ".join(rows) if rows else "default, not built yet (built on first use)"))
     return 0

@@ -64,6 +64,7 @@ class SpaceRegistry:
         self.shipped = Path(shipped) if shipped is not None else SHIPPED_SPACES_DIR / corpus.name
         self.progress = progress
         self._open: dict[str, Space] = {}
+        self.left_out: dict[str, str] = {}  # by open_all: each space it could not open, and why
 
     def names(self) -> list[str]:
         self._recover_interrupted_writes()
@@ -152,6 +153,15 @@ class SpaceRegistry:
                                  f"{shipped}` or rebuild the shipped spaces with scripts/build_vital_spaces.sh."
                                  ) from exc
 
+    def damage(self, name: str, copy: Path) -> str | None:
+        """Why the stored copy `copy` of `name` cannot be used as it is (its shipped head fails its checksum),
+        or None: what `spaces list` shows instead of "current", so it never vouches for a space Explore leaves out."""
+        try:
+            self._check_shipped_head(name, copy)
+        except AspectNavError as exc:
+            return str(exc)
+        return None
+
     def open_all(self, encode: bool = True) -> dict[str, Space]:
         """Every space that can be opened; one that cannot is logged and left out. `encode=False`: only the
         spaces that open without running the transformer (the others are left out quietly)."""
@@ -163,6 +173,7 @@ class SpaceRegistry:
                 continue
             except AspectNavError as exc:
                 log.warning("Space %r left out: %s", name, exc)
+                self.left_out[name] = str(exc)
         return spaces
 
     def stored(self, name: str) -> Iterator[tuple[str, Path, dict]]:

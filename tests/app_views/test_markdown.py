@@ -49,3 +49,15 @@ def test_only_an_http_address_becomes_a_link(url):
 def test_a_link_whose_address_tries_to_break_out_stays_one_link():
     link = markdown_link("X", "https://en.wikipedia.org/wiki/X)![u](http://evil.example/u.png)<img/src=x>")
     assert live_markup(link) == [] and link.count("](") == 1
+
+
+@pytest.mark.parametrize("text", ["    Indented title", "\tTabbed title", "Lead\n\n    indented line",
+                                  "```\nfenced\n```", "~~~\nfenced"])
+def test_a_title_or_lead_never_becomes_a_code_block(text):
+    """Issue #25 item 10: four leading spaces or a tab made a title a code block."""
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(escape_markdown(text))
+    assert not [t.type for t in tokens if t.type in ("code_block", "fence")]
+    rendered = MarkdownIt("commonmark").render(escape_markdown(text))
+    assert html.unescape(re.sub("<[^>]+>", "", rendered)).replace("\u2060", "").split() == text.split()

@@ -145,3 +145,19 @@ def test_a_space_built_from_another_head_replaces_a_damaged_shipped_one(vital_co
         again = SpaceRegistry(vital_corpus, home=tmp_path / "fresh-home", shipped=shipped, progress=False)
         assert again.open("country").embeddings_.shape == (len(vital_corpus), 384)
     assert not caplog.records
+
+
+def test_spaces_list_calls_a_damaged_head_damaged_not_current(vital_on_copy, capsys):
+    """Issue #25 item 9: `spaces list` said "current" for a space Explore leaves out."""
+    assert main(["spaces", "list"]) == 0
+    rows = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()}
+    for name in ("country", "occupation"):
+        assert "DAMAGED, left out of Explore" in rows[name] and "current" not in rows[name]
+    assert "current" in rows["topic"]
+
+
+def test_the_engine_says_which_spaces_it_left_out(vital_on_copy):
+    from explore.neighbours import Neighbourhood
+
+    engine = Neighbourhood.open(vital_on_copy, progress=False)
+    assert sorted(engine.left_out) == ["country", "occupation"]
