@@ -13,10 +13,12 @@ import pyarrow.parquet as pq
 from explore.atomic_files import staging_directory_for, swap_directory_into_place
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import AspectNavError, DamagedCorpusError
+from explore.json_seal import seal_problem, sealed
 
 FORMAT_VERSION = 1
 ARTICLES_FILE = "articles.parquet"
 CARD_FILE = "corpus.json"
+_CARD_KEYS = frozenset({"format_version", "name", "provenance", "content_hash", "articles_sha256", "stats"})
 
 _SCHEMA = pa.schema(
     [
@@ -53,14 +55,14 @@ def save_corpus(corpus: Corpus, directory: Path) -> Path:
             schema=_SCHEMA,
         )
         pq.write_table(table, staging / ARTICLES_FILE)
-        card = {
+        card = sealed({
             "format_version": FORMAT_VERSION,
             "name": corpus.name,
             "provenance": asdict(corpus.provenance),
             "content_hash": corpus.content_hash,
             "articles_sha256": hashlib.sha256((staging / ARTICLES_FILE).read_bytes()).hexdigest(),
             "stats": corpus.stats(),
-        }
+        })
         (staging / CARD_FILE).write_text(json.dumps(card, indent=2, ensure_ascii=False))
         swap_directory_into_place(staging, directory)
     finally:
@@ -69,15 +71,18 @@ def save_corpus(corpus: Corpus, directory: Path) -> Path:
 
 
 def load_corpus(directory: Path) -> Corpus:
-    """Read a corpus written by `save_corpus`. The file's checksum and the content hash must match the card:
-    a flipped byte would otherwise load as changed text and be encoded into every space."""
+    """Read a corpus written by `save_corpus`. The card's own checksum, the file's checksum and the content hash
+    must all match: a flipped byte would otherwise load as a renamed corpus or changed text, encoded into every space."""
     directory = Path(directory)
     try:
         card = json.loads((directory / CARD_FILE).read_text())
         data = (directory / ARTICLES_FILE).read_bytes()
     except (OSError, ValueError) as exc:
         raise DamagedCorpusError(directory.name, f"its files cannot be read ({exc})") from exc
-    if not isinstance(card, dict) or card.get("format_version") != FORMAT_VERSION:
+    problem = seal_problem(card, _CARD_KEYS) if isinstance(card, dict) else "it is not a JSON object"
+    if problem:
+        raise DamagedCorpusError(directory.name, f"{CARD_FILE} is damaged: {problem}")
+    if card.get("format_version") != FORMAT_VERSION:
         version = card.get("format_version") if isinstance(card, dict) else None
         raise AspectNavError(f"Corpus at {directory} has format {version}, expected {FORMAT_VERSION}.")
     expected = card.get("articles_sha256")  # absent from corpora saved before it was added

@@ -1,6 +1,6 @@
 """Save and load spaces: fp16 embeddings (`embeddings.npy`) + `manifest.json`, verified on load.
 
-The manifest records the cache key (corpus content hash + encoder fingerprint + text recipe) and
+The manifest (sealed by its own checksum, explore/json_seal.py) records the cache key (corpus content hash + encoder fingerprint + text recipe) and
 the embeddings file's sha256, shape and dtype. `load_space` raises `SpaceUnusable` saying why when
 the space is stale (key differs) or corrupt (hash, shape or JSON wrong, file truncated); the
 registry then rebuilds it. A space saved with its head in `encoder/` (a shipped head space) also
@@ -20,6 +20,7 @@ import numpy as np
 from explore.atomic_files import staging_directory_for, swap_directory_into_place
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
+from explore.json_seal import seal_problem, sealed
 from explore.spaces.article_text import TEXT_RECIPE
 from explore.spaces.space import Space
 from explore.spaces.vector_index import file_sha256
@@ -30,6 +31,9 @@ EMBEDDINGS_FILE = "embeddings.npy"
 ENCODER_DIR = "encoder"  # a projection head copied in beside the manifest (shipped head spaces)
 TRAINING_RECORD_FILE = "training.json"  # written by the training module; travels with the space when saved elsewhere
 STORED_DTYPE = "float16"
+_MANIFEST_KEYS = frozenset({"format_version", "name", "kind", "aspects", "encoder", "encoder_fingerprint", "encoder_files",
+                            "precision", "backend", "corpus", "corpus_hash", "text_recipe", "search", "embeddings",
+                            "created", "encode_seconds"})
 
 
 class SpaceUnusable(Exception):
@@ -62,7 +66,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             buffer = io.BytesIO()
             np.save(buffer, stored, allow_pickle=False)
             digest = hashlib.sha256(buffer.getbuffer()).hexdigest()
-        manifest = {
+        manifest = sealed({
             "format_version": FORMAT_VERSION,
             "name": space.name,
             "kind": space.kind,
@@ -84,7 +88,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             },
             "created": space.created_,
             "encode_seconds": space.encode_seconds_,
-        }
+        })
         (staging / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2))
         swap_directory_into_place(staging, directory)
     finally:
@@ -130,6 +134,10 @@ def read_manifest(directory: Path) -> dict:
         manifest = json.loads((Path(directory) / MANIFEST_FILE).read_text())
     except (OSError, ValueError) as exc:
         raise SpaceUnusable(f"manifest unreadable ({exc.__class__.__name__}: {exc})", stale=False) from exc
+    # a flipped byte in the manifest would otherwise rename the space or change what it says it was built from
+    problem = seal_problem(manifest, _MANIFEST_KEYS) if isinstance(manifest, dict) else "it is not a JSON object"
+    if problem:
+        raise SpaceUnusable(f"{MANIFEST_FILE} is damaged: {problem}", stale=False)
     required = ("format_version", "name", "kind", "encoder", "encoder_fingerprint", "corpus_hash", "embeddings")
     missing = [key for key in required if key not in manifest] if isinstance(manifest, dict) else list(required)
     if missing:

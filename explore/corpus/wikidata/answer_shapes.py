@@ -51,7 +51,8 @@ class _PageProps(_Shape):
 
 class _Page(_Titled):
     extract: str | None = None
-    fullurl: str = ""
+    # an article address becomes a link in the app: only http(s) is one (a javascript: URL must not be cached)
+    fullurl: str = Field("", pattern=r"^(https?://[^\s]+)?$", description="an http(s) address")
     pageprops: _PageProps | None = None
     links: list[_LinkedTitle] = []
     redirects: list[_LinkedTitle] = []

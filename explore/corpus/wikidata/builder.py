@@ -55,6 +55,7 @@ class BuildSummary:
     items_found: int = 0
     with_article: int = 0
     missing_on_wikipedia: int = 0
+    empty_leads: int = 0  # pages whose lead came back empty: nothing to embed, skipped
     class_articles: int = 0
     aspect_articles: dict[str, int] = field(default_factory=dict)
     noise_requested: int = 0
@@ -70,6 +71,7 @@ class BuildSummary:
             f"Wikidata items found: {self.items_found}",
             f"  with an article:     {self.with_article}"
             + (f" ({self.missing_on_wikipedia} missing on Wikipedia, skipped)" if self.missing_on_wikipedia else ""),
+            *([f"  with an empty lead:  {self.empty_leads} (skipped: no text to embed)"] if self.empty_leads else []),
             f"  class articles kept: {self.class_articles}",
             f"  with each aspect:    {aspects}",
             f"Noise articles added:  {self.noise_added} of {self.noise_requested} asked"
@@ -115,10 +117,14 @@ class WikidataCorpusBuilder:
             page = pages.get(member.title)
             if page is None:
                 self.summary.missing_on_wikipedia += 1
+            elif not page.text:
+                self.summary.empty_leads += 1
             elif page.title not in seen_titles:  # two sitelinks redirecting to one page: keep the first
                 seen_titles.add(page.title)
                 entries[member.qid] = _Entry(member.qid, page, member.description, aspects.get(member.qid, {}))
         self.summary.class_articles = len(entries)
+        if not entries and self.summary.empty_leads:
+            raise NoClassArticlesError(self._all_leads_empty())
         if not entries:
             raise NoClassArticlesError(self._no_class_articles())
         noise = self._noise(entries)
@@ -127,6 +133,11 @@ class WikidataCorpusBuilder:
         corpus = self._assemble([*entries.values(), *noise], links, aliases)
         self.summary.fetched, self.summary.from_cache = self.cache.counts.fetched, self.cache.counts.cached
         return corpus
+
+    def _all_leads_empty(self) -> str:
+        return (f"Every article of class {self.recipe.class_qid} found on {self.settings.api_for(self.recipe)} came "
+                f"back with an empty lead ({self.summary.empty_leads} of them, extract \"\"): a corpus without text "
+                "cannot be embedded, so nothing was stored. Check that the wiki serves the TextExtracts module.")
 
     def _no_class_articles(self) -> str:
         summary, recipe = self.summary, self.recipe
@@ -207,7 +218,9 @@ class WikidataCorpusBuilder:
         pages = self._pages(titles, None)
         candidates: dict[str, WikiPage] = {}
         for page in pages.values():
-            if page and page.qid and page.qid not in taken_qids and page.title not in taken_titles:
+            if page and not page.text:
+                self.summary.empty_leads += 1
+            elif page and page.qid and page.qid not in taken_qids and page.title not in taken_titles:
                 candidates.setdefault(page.qid, page)
         checks = {}
         for batch in _batches(list(candidates), self.settings.items_per_query):

@@ -17,6 +17,7 @@ from explore.corpus.wikidata.http_etiquette import (Etiquette, FetchError, Retry
 LEADS_PER_REQUEST = 20  # the extracts module serves at most 20 intros per request (exlimit)
 TITLES_PER_REQUEST = 50  # the API's cap on titles per request for ordinary users
 RANDOM_PER_REQUEST = 500  # rnlimit's cap for ordinary users
+MAX_PAGES_PER_REQUEST = 1000  # continuations of one request; a wiki that never stops must not fill the disk
 MAXLAG_S = 5  # ask to be refused when replicas lag, as the API etiquette recommends
 
 
@@ -43,8 +44,10 @@ class PageLinks:
 
 
 class MediaWikiClient:
-    def __init__(self, api_url: str, etiquette: Etiquette | None = None, cache: FetchCache | None = None):
+    def __init__(self, api_url: str, etiquette: Etiquette | None = None, cache: FetchCache | None = None,
+                 max_pages: int = MAX_PAGES_PER_REQUEST):
         self.api_url = api_url
+        self.max_pages = max_pages
         self.etiquette = etiquette or Etiquette()
         self.cache = cache or NoCache()
         self._session = requests.Session()
@@ -116,13 +119,16 @@ class MediaWikiClient:
     def _continued(self, params: dict) -> Iterator[dict]:
         previous = None
         cont: dict = {}
-        while True:
+        for _ in range(self.max_pages):
             response = self._request({**params, **cont})
             yield response
             cont = response.get("continue") or {}
             if not cont or cont == previous:
                 return
             previous = cont
+        asked = {key: glimpse(value, 60) for key, value in params.items()}
+        raise FetchError(f"MediaWiki API {self.api_url} still asked to continue after {self.max_pages} pages of one "
+                         f"request ({asked}); stopped there. A wiki that never ends its answer is broken or hostile.")
 
     def _request(self, params: dict) -> dict:
         full = {"action": "query", "format": "json", "formatversion": "2", "maxlag": str(MAXLAG_S), **params}

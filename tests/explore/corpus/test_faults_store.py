@@ -15,6 +15,7 @@ from explore.errors import AspectNavError
 from explore.settings import corpora_dir
 from tests.fixture_corpora import ARTICLES, aspect_corpus
 from tests.killed_writes import NEW_COPY_LANDED, OLD_COPY_ASIDE, write_killed
+from explore.json_seal import SEAL_KEY
 
 
 def flip_text_byte(path, corpus) -> None:
@@ -46,6 +47,7 @@ def test_text_damage_is_caught_by_the_content_hash_too(tmp_path):
     path = save_corpus(aspect_corpus("mine"), tmp_path / "mine")
     card = json.loads((path / CARD_FILE).read_text())
     card.pop("articles_sha256", None)
+    card.pop(SEAL_KEY, None)
     (path / CARD_FILE).write_text(json.dumps(card))
     flip_text_byte(path / ARTICLES_FILE, ARTICLES)
     with pytest.raises(AspectNavError, match="content hash"):

@@ -4,6 +4,7 @@ from explore.corpus.model import Corpus
 from explore.corpus.registry import open_corpus, store_corpus
 from explore.corpus.store import ARTICLES_FILE, load_corpus, save_corpus
 from explore.errors import AspectNavError, UnknownCorpusError
+from explore.json_seal import sealed
 
 
 def test_round_trip_keeps_everything(small_corpus, tmp_path):
@@ -26,7 +27,7 @@ def test_a_store_written_before_aliases_still_loads(small_corpus, tmp_path):
     pq.write_table(table, directory / ARTICLES_FILE)
     card = json.loads((directory / CARD_FILE).read_text())
     card["articles_sha256"] = hashlib.sha256((directory / ARTICLES_FILE).read_bytes()).hexdigest()
-    (directory / CARD_FILE).write_text(json.dumps(card))
+    (directory / CARD_FILE).write_text(json.dumps(sealed(card)))
     loaded = load_corpus(directory)
     assert small_corpus["curie"].aliases and loaded["curie"].aliases == ()
     assert [a.title for a in loaded] == [a.title for a in small_corpus]
@@ -76,7 +77,7 @@ def test_a_store_written_before_inferred_labels_still_loads(small_corpus, tmp_pa
     pq.write_table(table, directory / ARTICLES_FILE)
     card = json.loads((directory / "corpus.json").read_text())
     card["articles_sha256"] = hashlib.sha256((directory / ARTICLES_FILE).read_bytes()).hexdigest()
-    (directory / "corpus.json").write_text(json.dumps(card))
+    (directory / "corpus.json").write_text(json.dumps(sealed(card)))
     loaded = load_corpus(directory)
     assert loaded["curie"].aspects == small_corpus["curie"].aspects
     assert all(a.inferred == {} for a in loaded)

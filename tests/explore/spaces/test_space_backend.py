@@ -6,6 +6,7 @@ import numpy as np
 from explore.spaces import Space, load_space, save_space
 from explore.spaces.store import MANIFEST_FILE
 from tests.fixture_corpora import aspect_corpus
+from explore.json_seal import sealed
 
 
 class StandInEncoder:
@@ -38,7 +39,7 @@ def test_a_manifest_from_before_backends_loads_as_torch(tmp_path):
     directory = save_space(space, tmp_path / "generic")
     manifest = json.loads((directory / MANIFEST_FILE).read_text())
     del manifest["backend"]
-    (directory / MANIFEST_FILE).write_text(json.dumps(manifest))
+    (directory / MANIFEST_FILE).write_text(json.dumps(sealed(manifest)))
     loaded = load_space(directory, corpus, check_encoder=False)
     assert (loaded.backend_, loaded.precision_) == ("torch", "fp32")
 

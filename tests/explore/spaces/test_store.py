@@ -7,6 +7,7 @@ import pytest
 from explore.spaces import Space, SpaceUnusable, load_space, save_space
 from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE, TRAINING_RECORD_FILE
 from tests.fixture_corpora import ARTICLES, aspect_corpus
+from explore.json_seal import sealed
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +44,7 @@ def test_changed_aspects_are_not_stale(saved):
 
 def test_changed_encoder_is_stale(saved):
     manifest = json.loads((saved / MANIFEST_FILE).read_text())
-    (saved / MANIFEST_FILE).write_text(json.dumps({**manifest, "encoder_fingerprint": "0" * 16}))
+    (saved / MANIFEST_FILE).write_text(json.dumps(sealed({**manifest, "encoder_fingerprint": "0" * 16})))
     with pytest.raises(SpaceUnusable, match="encoder minilm changed") as caught:
         load_space(saved, aspect_corpus())
     assert caught.value.stale
@@ -75,7 +76,7 @@ def test_bad_manifest_is_corrupt(saved, manifest):
 def test_manifest_shape_that_disagrees_with_the_file_is_corrupt(saved):
     manifest = json.loads((saved / MANIFEST_FILE).read_text())
     manifest["embeddings"]["shape"] = [12, 100]
-    (saved / MANIFEST_FILE).write_text(json.dumps(manifest))
+    (saved / MANIFEST_FILE).write_text(json.dumps(sealed(manifest)))
     with pytest.raises(SpaceUnusable, match="shape"):
         load_space(saved, aspect_corpus())
 

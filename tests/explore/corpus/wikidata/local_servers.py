@@ -79,6 +79,8 @@ class FixtureServer(ThreadingHTTPServer):
             self.holding.clear()
             self.release.clear()
             self.agents.clear()
+            if hasattr(self, "wiki"):
+                self.wiki.faults = WikiFaults()
 
     def admit(self) -> tuple[Fault | None, bool]:
         """Register an arriving request: (its fault if any, whether to hold it)."""
@@ -166,10 +168,22 @@ class MediaWikiHandler(FixtureHandler):
         return 200, json.dumps(result).encode(), "application/json; charset=utf-8"
 
 
+@dataclass
+class WikiFaults:
+    """Answers a broken or hostile wiki gives on every request, until the server is reset."""
+
+    empty_extracts: set[str] | None = None  # these titles' leads come back as extract: ""; None: no title
+    all_extracts_empty: bool = False
+    fullurl: str | None = None  # every page's fullurl, e.g. "javascript:alert(1)"
+    endless_continue: bool = False  # every answer asks to be continued with a token never seen before
+
+
 class WikiFixture:
     def __init__(self, pages_file: Path):
         data = json.loads(Path(pages_file).read_text(encoding="utf-8"))
         self.pages, self.redirects, self.random = data["pages"], data["redirects"], data["random"]
+        self.faults = WikiFaults()
+        self._tokens = 0
 
     def answer(self, params: dict) -> dict:
         if params.get("action") != "query" or params.get("format") != "json" or params.get("formatversion") != "2":
@@ -192,11 +206,12 @@ class WikiFixture:
             else:
                 entry["pageid"] = list(self.pages).index(title) + 1
                 if "extracts" in props:
-                    entry["extract"] = page["extract"]
+                    empty = self.faults.all_extracts_empty or title in (self.faults.empty_extracts or ())
+                    entry["extract"] = "" if empty else page["extract"]
                 if "pageprops" in props and page["qid"]:
                     entry["pageprops"] = {"wikibase_item": page["qid"]}
                 if "info" in props:
-                    entry["fullurl"] = "https://en.wikipedia.org/wiki/" + title.replace(" ", "_")
+                    entry["fullurl"] = self.faults.fullurl or "https://en.wikipedia.org/wiki/" + title.replace(" ", "_")
                 if "redirects" in props:
                     entry["redirects"] = [{"ns": 0, "title": source}
                                           for source, target in self.redirects.items() if target == title]
@@ -206,6 +221,10 @@ class WikiFixture:
             result["query"]["redirects"] = redirects
         if "links" in props:
             self._page_links(pages, params, result)
+        if self.faults.endless_continue:
+            self._tokens += 1
+            result["continue"] = {"excontinue": str(self._tokens), "continue": "||"}
+            result.pop("batchcomplete", None)
         return result
 
     def _page_links(self, pages: list[dict], params: dict, result: dict) -> None:
