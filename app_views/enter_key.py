@@ -10,13 +10,20 @@ from __future__ import annotations
 ENTER = "enter"
 _JS = """
 export default function (component) {
+  // One listener for the whole page, on the document (capture phase): it survives the box being drawn after this
+  // component, or drawn again, and finds the box by its widget key when Enter is pressed.
   const { data, setTriggerValue } = component;
-  const box = document.querySelector(`.st-key-${data.key} input`);
-  if (!box || box.dataset.anEnter === "1") return;
-  box.dataset.anEnter = "1";
-  box.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.isComposing && box.value.trim()) setTriggerValue("enter", box.value);
-  });
+  const triggers = (window.__anEnter = window.__anEnter || {});
+  triggers[data.key] = setTriggerValue;
+  if (window.__anEnterListening) return;
+  window.__anEnterListening = true;
+  document.addEventListener("keydown", (event) => {
+    const box = event.target;
+    if (event.key !== "Enter" || event.isComposing || !(box instanceof HTMLInputElement) || !box.value.trim()) return;
+    for (const [key, trigger] of Object.entries(window.__anEnter)) {
+      if (box.closest(`.st-key-${key}`)) return trigger("enter", box.value);
+    }
+  }, true);
 }
 """
 _component = None

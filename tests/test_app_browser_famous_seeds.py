@@ -69,8 +69,8 @@ def test_enter_takes_the_top_suggestion(server, browser):
     browser.get(server)
     search = '[class*="st-key-seed_picker"] input'
     idle(browser)
-    wait(browser, lambda d: d.find_element("css selector", search).get_attribute("data-an-enter") == "1",
-         message="the Enter listener on the box")
+    wait(browser, lambda d: d.execute_script("return !!(window.__anEnter && window.__anEnter.seed_picker);"),
+         message="the Enter listener for the box")
     box = browser.find_element("css selector", search)
     box.send_keys("wolfgang mozart")
     box.send_keys("\ue007")  # Enter
