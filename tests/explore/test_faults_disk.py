@@ -57,7 +57,8 @@ def _unwritable_home(tmp_path, kind: str):
         home = tmp_path / "home"
         home.mkdir(mode=0o500)
         if os.geteuid() == 0:
-            pytest.skip("running as root: a 0o500 folder stays writable (the 'under a file' case runs instead)")
+            pytest.skip("running as root: a 0o500 folder stays writable; this case runs for any other user, and "
+                        "the 'under a file' case runs here instead")
         return home, "permission denied"
     (tmp_path / "file").write_text("not a folder")
     return tmp_path / "file" / "home", "a file stands where a folder is needed"
