@@ -19,6 +19,7 @@ from benchmarks.common import Row, load_average, machine
 
 BENCHMARKS = ["corpus_load", "first_start", "neighbours_bench", "encode", "projection", "first_maps", "app_seed_change", "browser_latency",
               "training_throughput", "study_writes", "study_load", "scale"]
+ON_DEVICE = ["gpu"]  # needs a GPU: run by name on the device (`python -m benchmarks gpu --out results-gpu.json`), not in `all`
 HERE = Path(__file__).resolve().parent
 
 
@@ -51,9 +52,9 @@ def main(argv: list[str] | None = None) -> int:
         return _render(args.out or HERE / "results.json")
     whole = args.names == ["all"]
     names = BENCHMARKS if whole else args.names
-    unknown = sorted(set(names) - set(BENCHMARKS))
+    unknown = sorted(set(names) - set(BENCHMARKS) - set(ON_DEVICE))
     if unknown:
-        parser.error(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHMARKS)}")
+        parser.error(f"unknown benchmark(s) {', '.join(unknown)}; choose from {', '.join(BENCHMARKS + ON_DEVICE)}")
     rows: list[Row] = []
     timings, loads = {}, {}
     when, machine_at_start = datetime.now(timezone.utc).isoformat(timespec="seconds"), machine()
@@ -97,15 +98,31 @@ def _render(results_file: Path) -> int:
     if result.get("quick"):
         print(f"{results_file} holds quick-mode figures, which are not reported", file=sys.stderr)
         return 2
-    names = {f.name for f in fields(Row)}
-    rows = [Row(**{key: value for key, value in row.items() if key in names}) for row in result["rows"]]
-    _write_results_md(result, table(rows))
+    _write_results_md(result, table(_rows(result)))
     return 0
 
 
 def _loads(result: dict) -> str:
     loads = result.get("load_average_before") or {}
     return "; ".join(f"{name} {load}" for name, load in loads.items()) or "not recorded"
+
+
+def _rows(result: dict) -> list[Row]:
+    names = {f.name for f in fields(Row)}
+    return [Row(**{key: value for key, value in row.items() if key in names}) for row in result["rows"]]
+
+
+def _device_section() -> str:
+    """The figures measured on a GPU machine (`python -m benchmarks gpu --out benchmarks/results-gpu.json` there),
+    a table of their own: another machine than the main table's."""
+    device_file = HERE / "results-gpu.json"
+    if not device_file.exists():
+        return ""
+    result = json.loads(device_file.read_text())
+    if not result.get("rows") or result.get("quick"):
+        return ""
+    return (f"## On a GPU\n\nCommand: `{result['command']}`  \nWhen: {result['when']}  \n"
+            f"Machine: {result['machine']}\n\n{table(_rows(result))}\n\n")
 
 
 def _write_results_md(result: dict, rendered: str) -> None:
@@ -116,7 +133,7 @@ def _write_results_md(result: dict, rendered: str) -> None:
         f"Machine: {result['machine']}  \n"
         f"Load average (1/5/15 min) before each benchmark: {_loads(result)}\n\nMedians over several runs, warm-up excluded; the spread column gives "
         f"min..max. Ratio = ours / peer (times: below 1 is faster; throughputs and recall: above 1 is better).\n\n"
-        f"{rendered}\n\n{notes}"
+        f"{rendered}\n\n{_device_section()}{notes}"
     )
 
 
