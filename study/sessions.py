@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
@@ -19,7 +20,7 @@ from explore.corpus.snippet import snippet
 from explore.errors import AspectNavError, StorageError
 from study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
 from study.definition import StudyDefinition
-from study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore, utcnow
+from study.store import AnswerRow, Outcome, ParticipantRow, PresentationRow, StudyStore, utcnow
 from study.write_retry import StoreBusyError
 
 log = logging.getLogger(__name__)
@@ -69,10 +70,20 @@ def normalize_code(text: str) -> str:
 class Progress:
     answered: int
     total: int
+    outcome: Outcome | None = None  # set once the session ended (completed, or screened out by a failed check)
 
     @property
     def finished(self) -> bool:
-        return self.answered >= self.total
+        return self.outcome is not None or self.answered >= self.total
+
+
+@dataclass(frozen=True)
+class ParticipantStatus:
+    """Where a participant stands, for the page's ending: the outcome and the ids their platform sent."""
+
+    code: str
+    outcome: Outcome | None
+    platform_ids: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -99,30 +110,59 @@ class ParticipantFlow:
     corpus: Corpus
     study_id: int
 
-    def start(self) -> str:
+    def start(self, platform_ids: Mapping[str, str] | None = None) -> str:
         """A new participant (after consent): a fresh code and shuffle seed, and the task order the study's
         design gives the participant who arrives now (writes run one at a time, so arrivals are counted
-        exactly and a balanced Latin square's rows are handed out in turn)."""
+        exactly and a balanced Latin square's rows are handed out in turn). With `platform_ids` (as
+        `Platform.participant_ids` reads them) a platform participant already here gets their own code back:
+        never a second participant for one platform id, even from two tabs at once."""
         shuffle_seed = secrets.randbits(62)
         task_ids = [task.id for task in self.study.tasks]
+        platform_id = self._platform_id(platform_ids)
 
-        def add(session, code: str) -> None:
+        def add(session, code: str) -> str:
+            if platform_id is not None and (known := self._by_platform_id(session, platform_id)) is not None:
+                return known
             arrival = session.scalar(select(func.count()).where(ParticipantRow.study_id == self.study_id))
             order = self.study.design.assign(task_ids, arrival, shuffle_seed).task_ids
             session.add(ParticipantRow(study_id=self.study_id, code=code, shuffle_seed=shuffle_seed,
-                                       task_order=json.dumps(list(order))))
+                                       task_order=json.dumps(list(order)), platform_id=platform_id,
+                                       platform_ids=json.dumps(dict(platform_ids)) if platform_id else None))
+            return code
 
         for _ in range(5):  # a code collision is astronomically rare; retry rather than fail
             code = new_participant_code()
             try:
-                self.store.write(lambda session, code=code: add(session, code), "a new participant")
-                return code
+                # A platform id's twin arriving at once fails the unique key; the retry then finds it.
+                return self.store.write(lambda session, code=code: add(session, code), "a new participant")
             except IntegrityError:
                 continue
             except StoreBusyError:
                 raise StudyBusyError("The study could not start because its database is busy; "
                                      "please press Start again in a moment.") from None
         raise StudySessionError("Could not create a participant code; please try again.")
+
+    def _platform_id(self, platform_ids: Mapping[str, str] | None) -> str | None:
+        names = self.study.platform.kind.id_parameters
+        return platform_ids.get(names[0]) if platform_ids and names else None
+
+    def _by_platform_id(self, session, platform_id: str) -> str | None:
+        return session.scalars(select(ParticipantRow.code).where(ParticipantRow.study_id == self.study_id,
+                                                                 ParticipantRow.platform_id == platform_id)).first()
+
+    def returning(self, platform_ids: Mapping[str, str] | None) -> str | None:
+        """The code of the participant these platform ids already belong to (None: a newcomer)."""
+        platform_id = self._platform_id(platform_ids)
+        if platform_id is None:
+            return None
+        with self.store.reading() as session:
+            return self._by_platform_id(session, platform_id)
+
+    def status(self, code: str) -> ParticipantStatus:
+        with self.store.reading() as session:
+            row = self._participant(session, code)
+            return ParticipantStatus(row.code, Outcome(row.outcome) if row.outcome else None,
+                                     json.loads(row.platform_ids) if row.platform_ids else {})
 
     def _participant(self, session, code: str) -> ParticipantRow:
         row = session.scalars(
@@ -144,16 +184,17 @@ class ParticipantFlow:
     def progress(self, code: str) -> Progress:
         with self.store.reading() as session:
             participant = self._participant(session, code)
-            return Progress(len(self._answered(session, participant.id)), len(self.study.tasks))
+            return Progress(len(self._answered(session, participant.id)), len(self.study.tasks),
+                            Outcome(participant.outcome) if participant.outcome else None)
 
     def next_task(self, code: str) -> TaskScreen | None:
-        """The first unanswered task in this participant's order, or None when finished."""
+        """The first unanswered task in this participant's order, or None when finished (or screened out)."""
         with self.store.reading() as session:
             participant = self._participant(session, code)
             answered = self._answered(session, participant.id)
             order = json.loads(participant.task_order)
             pending = [task_id for task_id in order if task_id not in answered]
-            if not pending:
+            if not pending or participant.outcome is not None:
                 return None
             task_id = pending[0]
             shown = session.scalars(
@@ -220,9 +261,14 @@ class ParticipantFlow:
                                   ranking=json.dumps(list(ranking)), candidates=shown))
             session.flush()  # a concurrent second answer fails here, inside the handler below
             answered = len(done) + 1
-            if answered >= total:
+            if task.check is not None and task.check.kind in self.study.screen_out_checks \
+                    and not task.check.passed(ranking):
+                participant.outcome = str(Outcome.SCREENED_OUT)
+            elif answered >= total:
+                participant.outcome = str(Outcome.COMPLETED)
+            if participant.outcome is not None:
                 participant.finished_at = utcnow()
-            return Progress(answered, total)
+            return Progress(answered, total, Outcome(participant.outcome) if participant.outcome else None)
 
         try:
             return self.store.write(record, "an answer")

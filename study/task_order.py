@@ -52,6 +52,17 @@ class Design:
     """How task orders are assigned; declared in the study file as `design: {order: ...}`."""
 
     order: TaskOrder = TaskOrder.RANDOM
+    reassign_after_minutes: float | None = None  # an unfinished participant's row is free again after this
+
+    def to_dict(self) -> dict:
+        data: dict = {"order": str(self.order)}
+        if self.reassign_after_minutes is not None:
+            data["reassign_after_minutes"] = self.reassign_after_minutes
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Design":
+        return cls(TaskOrder(data["order"]), data.get("reassign_after_minutes"))
 
     def rows(self, task_ids: list[str] | tuple[str, ...]) -> list[tuple[str, ...]]:
         """The orders of the square, row by row (empty for random orders)."""
