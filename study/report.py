@@ -51,7 +51,7 @@ def load_answers(store: StudyStore, study_name: str | None = None) -> StoredAnsw
     study_id, study = store.stored_study(study_name)
     with store.reading() as session:
         people = session.execute(
-            select(ParticipantRow.id, ParticipantRow.task_order, ParticipantRow.finished_at)
+            select(ParticipantRow.id, ParticipantRow.task_order, ParticipantRow.finished_at, ParticipantRow.outcome)
             .where(ParticipantRow.study_id == study_id).order_by(ParticipantRow.id)
         ).all()
         rows = session.execute(
@@ -74,8 +74,8 @@ def load_answers(store: StudyStore, study_name: str | None = None) -> StoredAnsw
         )
         for participant, task_id, ranking, candidates, answered_at, shown_at in rows
     ]
-    participants = [ParticipantRecord(pid, tuple(json.loads(order)), finished_at is not None)
-                    for pid, order, finished_at in people]
+    participants = [ParticipantRecord(pid, tuple(json.loads(order)), finished_at is not None, outcome)
+                    for pid, order, finished_at, outcome in people]
     return StoredAnswers(study, answers, participants, len(participants), sum(p.finished for p in participants))
 
 
@@ -159,8 +159,10 @@ def _design_lines(report: StudyReport) -> list[str]:
     lines = []
     if report.orders:
         counts = [o.participants for o in report.orders]
+        done = [o.completed for o in report.orders]
         lines += ["", f"Task order: balanced Latin square, {len(report.orders)} orders; participants per order "
-                      f"{min(counts)}–{max(counts)} ({', '.join(map(str, counts))})"]
+                      f"{min(counts)}–{max(counts)} ({', '.join(map(str, counts))}); completed per order "
+                      f"{min(done)}–{max(done)} ({', '.join(map(str, done))})"]
     else:
         lines += ["", f"Task order: {report.design} per participant"]
     if report.checks:

@@ -12,7 +12,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from explore.corpus.model import Corpus
@@ -21,6 +21,7 @@ from explore.errors import AspectNavError, StorageError
 from study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
 from study.definition import StudyDefinition
 from study.store import AnswerRow, Outcome, ParticipantRow, PresentationRow, StudyStore, utcnow
+from study.task_order import RowHolder, TaskOrder, row_loads
 from study.write_retry import StoreBusyError
 
 log = logging.getLogger(__name__)
@@ -123,8 +124,7 @@ class ParticipantFlow:
         def add(session, code: str) -> str:
             if platform_id is not None and (known := self._by_platform_id(session, platform_id)) is not None:
                 return known
-            arrival = session.scalar(select(func.count()).where(ParticipantRow.study_id == self.study_id))
-            order = self.study.design.assign(task_ids, arrival, shuffle_seed).task_ids
+            order = self.study.design.assign(task_ids, self._row_loads(session, task_ids), shuffle_seed).task_ids
             session.add(ParticipantRow(study_id=self.study_id, code=code, shuffle_seed=shuffle_seed,
                                        task_order=json.dumps(list(order)), platform_id=platform_id,
                                        platform_ids=json.dumps(dict(platform_ids)) if platform_id else None))
@@ -141,6 +141,16 @@ class ParticipantFlow:
                 raise StudyBusyError("The study could not start because its database is busy; "
                                      "please press Start again in a moment.") from None
         raise StudySessionError("Could not create a participant code; please try again.")
+
+    def _row_loads(self, session, task_ids: list[str]) -> list[int]:
+        """Holders per row of the square, read inside the newcomer's write transaction (writes run one at a
+        time, so two arrivals never both see a row as free)."""
+        if self.study.design.order is TaskOrder.RANDOM:
+            return []
+        people = session.execute(select(ParticipantRow.task_order, ParticipantRow.outcome, ParticipantRow.started_at)
+                                 .where(ParticipantRow.study_id == self.study_id)).all()
+        holders = (RowHolder(tuple(json.loads(order)), outcome, started) for order, outcome, started in people)
+        return row_loads(self.study.design, task_ids, holders, utcnow())
 
     def _platform_id(self, platform_ids: Mapping[str, str] | None) -> str | None:
         names = self.study.platform.kind.id_parameters
