@@ -66,12 +66,24 @@ def welcome(flow) -> None:
 
 
 def draft_for(screen) -> RankingDraft:
-    """This task's ranking so far (a new task starts an empty one)."""
+    """This task's ranking so far: in this session, else as last saved (a reload, another device)."""
     draft = st.session_state.get(DRAFT_KEY)
     if not isinstance(draft, RankingDraft) or draft.task_id != screen.task_id:
-        draft = RankingDraft(screen.task_id, screen.rank_depth, tuple(c.id for c in screen.candidates))
+        draft = RankingDraft(screen.task_id, screen.rank_depth, tuple(c.id for c in screen.candidates),
+                             list(screen.draft))
         st.session_state[DRAFT_KEY] = draft
     return draft
+
+
+def change(flow, code: str, draft: RankingDraft, edit, *args) -> None:
+    """Apply one click to the draft and save the picks at once, so a reload loses none of them."""
+    before = list(draft.picks)
+    edit(*args)
+    if draft.picks != before:
+        try:
+            flow.save_draft(code, draft.task_id, list(draft.picks))
+        except StudySessionError:
+            pass  # an answered task or a stale page: the save button reports it
 
 
 def toggle(draft: RankingDraft, article_id: str) -> None:
@@ -98,8 +110,8 @@ def ranking_area(flow, code: str, screen) -> None:
                 st.markdown(f"**{escape_markdown(candidate.title)}**\n\n:small[:gray[{escape_markdown(candidate.snippet)}]]")
                 label = (f"Ranked #{rank}" if rank else
                          f"Pick as #{draft.next_rank}" if draft.next_rank else "Your top list is full")
-                st.button(label, key=f"study_pick_{screen.task_id}_{candidate.id}", on_click=toggle,
-                          args=(draft, candidate.id), disabled=not rank and not draft.can_pick(candidate.id),
+                st.button(label, key=f"study_pick_{screen.task_id}_{candidate.id}", on_click=change,
+                          args=(flow, code, draft, toggle, draft, candidate.id), disabled=not rank and not draft.can_pick(candidate.id),
                           type="primary" if rank else "secondary", icon=":material/check:" if rank else None,
                           help="Click again to take it back" if rank else None, width="stretch")
     st.html(STICKY_RANKING_CSS)
@@ -109,9 +121,11 @@ def ranking_area(flow, code: str, screen) -> None:
                  for position in range(1, screen.rank_depth + 1)]
         st.markdown(f"**Your top {screen.rank_depth}**\n\n" + "\n".join(slots))
         undo, clear = st.columns(2)
-        undo.button("Undo", key="study_undo", on_click=draft.undo, disabled=not draft.picks,
+        undo.button("Undo", key="study_undo", on_click=change, args=(flow, code, draft, draft.undo),
+                    disabled=not draft.picks,
                     icon=":material/undo:", width="stretch")
-        clear.button("Clear", key="study_clear", on_click=draft.clear, disabled=not draft.picks,
+        clear.button("Clear", key="study_clear", on_click=change, args=(flow, code, draft, draft.clear),
+                     disabled=not draft.picks,
                      width="stretch")
         left = screen.rank_depth - len(draft.picks)
         save = st.button("Save and continue", key="study_save", type="primary", disabled=not draft.complete,

@@ -98,6 +98,7 @@ class TaskScreen:
     seed: ShownCandidate
     candidates: tuple[ShownCandidate, ...]
     rank_depth: int
+    draft: tuple[str, ...] = ()  # the picks saved so far for this task (a reload starts from them)
 
 
 @dataclass(frozen=True)
@@ -207,10 +208,11 @@ class ParticipantFlow:
             if not pending or participant.outcome is not None:
                 return None
             task_id = pending[0]
-            shown = session.scalars(
-                select(PresentationRow.candidates).where(PresentationRow.participant_id == participant.id,
-                                                         PresentationRow.task_id == task_id)
+            presented = session.execute(
+                select(PresentationRow.candidates, PresentationRow.draft)
+                .where(PresentationRow.participant_id == participant.id, PresentationRow.task_id == task_id)
             ).first()
+        shown, draft = presented if presented else (None, None)
         if shown is None:
             shown = self._present(participant.id, participant.shuffle_seed, task_id)
         task = self.study.task(task_id)
@@ -224,7 +226,29 @@ class ParticipantFlow:
             seed=ShownCandidate(seed.id, seed.title, snippet(seed.text, SEED_SNIPPET_CHARS)),
             candidates=tuple(c.blinded() for c in candidates),
             rank_depth=min(task.rank_depth, len(candidates)),
+            draft=_valid_draft(draft, [c.id for c in candidates], min(task.rank_depth, len(candidates))),
         )
+
+    def save_draft(self, code: str, task_id: str, picks: list[str]) -> None:
+        """Keep the picks so far as the participant clicks them, so a reload or another device starts from
+        them; picks that were not shown, repeat or overflow are refused. Nothing to keep once answered."""
+
+        def keep(session) -> None:
+            participant = self._participant(session, code)
+            row = session.scalars(select(PresentationRow).where(PresentationRow.participant_id == participant.id,
+                                                                PresentationRow.task_id == task_id)).first()
+            if row is None:
+                raise InvalidRankingError("This task was not shown to you yet; reload the page.")
+            shown = [c["id"] for c in json.loads(row.candidates)]
+            depth = min(self.study.task(task_id).rank_depth, len(shown))
+            if len(picks) > depth or len(set(picks)) != len(picks) or any(p not in shown for p in picks):
+                raise InvalidRankingError("These picks do not fit the task; reload the page.")
+            row.draft = json.dumps(list(picks))
+
+        try:
+            self.store.write(keep, "the picks so far")
+        except StoreBusyError:  # the picks are still on the page; the next click or the answer saves them
+            log.warning("A draft was not saved: the study database stayed busy")
 
     def _present(self, participant_id: int, shuffle_seed: int, task_id: str) -> str:
         """Fix the candidate list of a task the first time it is shown (outside any transaction:
@@ -299,6 +323,18 @@ def open_flow(study: StudyDefinition, store: StudyStore, provider: CandidateProv
     """Register the study in the store (refused if it changed after participants started) and
     return its flow."""
     return ParticipantFlow(study, store, provider, corpus, store.register_study(study))
+
+
+def _valid_draft(draft: str | None, shown_ids: list[str], depth: int) -> tuple[str, ...]:
+    """A stored draft's picks (distinct, shown, at most `depth`); anything else starts afresh."""
+    try:
+        picks = json.loads(draft) if draft else []
+    except ValueError:
+        return ()
+    if not isinstance(picks, list) or len(picks) > depth or len(set(map(str, picks))) != len(picks) \
+            or any(p not in shown_ids for p in picks):
+        return ()
+    return tuple(picks)
 
 
 def validate_ranking(ranking: list[str], shown_ids: list[str], depth: int) -> None:

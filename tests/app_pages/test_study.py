@@ -176,3 +176,19 @@ def test_a_prolific_participant_is_kept_by_id_the_ids_leave_the_url_and_the_end_
 def test_a_malformed_prolific_id_is_refused_on_the_page(prolific_env):
     at = arrive({"PROLIFIC_PID": "x y<z>"})
     assert "malformed PROLIFIC_PID" in at.error[0].value
+
+
+def test_picks_survive_a_new_session_as_a_reload_makes_one(study_env):
+    at = open_page()
+    at.checkbox(key="study_consent").check().run()
+    at.button(key="study_start").click().run()
+    code = at.session_state["study_code"]
+    for index in (3, 1):
+        pick_buttons(at)[index].click().run()
+    at.button(key="study_undo").click().run()
+    pick_buttons(at)[0].click().run()
+    reloaded = open_page()  # a reload is a new session; here the code is typed, in the browser the cookie carries it
+    reloaded.text_input(key="study_resume_code").input(code)
+    reloaded.button(key="study_resume").click().run()
+    labels = [b.label for b in pick_buttons(reloaded)]
+    assert labels[3] == "Ranked #1" and labels[0] == "Ranked #2" and labels[1] == "Pick as #3"
