@@ -13,6 +13,7 @@ import streamlit as st
 from app_views.figures import mean_rank_figure
 from explore.errors import AspectNavError
 from study.analysis import AnalysisConfig
+from study.codebook import codebook_json
 from study.configured import PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, password_matches, setting
 from study.login_throttle import LoginSource, LoginThrottle
 from study.report import answers_csv, report_json, study_report, summary_csv
@@ -139,9 +140,11 @@ st.subheader("Per task")
 st.dataframe(per_task_table(result.per_task), hide_index=True)
 
 st.subheader("Export")
-csv_col, answers_col, json_col = st.columns(3)
+csv_col, answers_col, json_col, codebook_col = st.columns(4)
 csv_col.download_button("Summary CSV", summary_csv(report), f"{report.study}_summary.csv", "text/csv")
 answers_col.download_button("Answers CSV", answers_csv(stored_study, answers), f"{report.study}_answers.csv",
                             "text/csv")
 json_col.download_button("Full report JSON", report_json(report, stored_study, answers), f"{report.study}_report.json",
                          "application/json")
+codebook_col.download_button("Codebook JSON", codebook_json(stored_study), f"{report.study}_codebook.json",
+                             "application/json", help="Every exported column: name, type, meaning and levels")

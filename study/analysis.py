@@ -48,6 +48,10 @@ class AnswerRecord:
     candidates: tuple[Candidate, ...]
     answered_at: str = ""
     seconds: float | None = None  # from the task being shown to its answer
+    shown_at: str = ""
+    task_position: int | None = None  # 1-based place of the task in the participant's order
+    order_row: int | None = None  # 0-based row of the Latin square the participant's order is
+    outcome: str | None = None  # the participant's: completed, screened_out, None while in progress
 
     @property
     def rank_of(self) -> dict[str, int]:
