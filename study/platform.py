@@ -61,9 +61,9 @@ def _web_url(value: str | None) -> str | None:
     text = str(value).strip()
     parts = urlsplit(text)
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise ValueError(f"an http:// or https:// address with a host, not {text!r}")
+        raise ValueError("an http:// or https:// address with a host")
     if any(ch.isspace() for ch in text):
-        raise ValueError(f"an address without spaces, not {text!r}")
+        raise ValueError("an address without spaces")
     return text
 
 
