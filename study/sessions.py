@@ -22,13 +22,16 @@ from study.candidates import Candidate, CandidateProvider, ShownCandidate, candi
 from study.definition import StudyDefinition
 from study.store import AnswerRow, Outcome, ParticipantRow, PresentationRow, StudyStore, utcnow
 from study.task_order import RowHolder, TaskOrder, row_loads
-from study.write_retry import StoreBusyError
+from study.write_retry import StoreBusyError, WriteRetry
 
 log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base 32: no I, L, O, U to misread
 CODE_GROUPS, CODE_GROUP_CHARS = 3, 4  # 12 symbols = 60 random bits from `secrets`
 SEED_SNIPPET_CHARS = 400
+# A draft is saved on every click and the next click saves it again: one try, so a busy database never
+# keeps a click waiting through the answer's retries.
+DRAFT_RETRY = WriteRetry(attempts=1)
 
 
 class StudySessionError(AspectNavError):
@@ -246,7 +249,7 @@ class ParticipantFlow:
             row.draft = json.dumps(list(picks))
 
         try:
-            self.store.write(keep, "the picks so far")
+            self.store.write(keep, "the picks so far", DRAFT_RETRY)
         except StoreBusyError:  # the picks are still on the page; the next click or the answer saves them
             log.warning("A draft was not saved: the study database stayed busy")
 

@@ -243,10 +243,10 @@ class StudyStore:
         with Session(self.engine, expire_on_commit=False) as session, session.begin():
             yield session
 
-    def write(self, work: Callable[[Session], T], what: str) -> T:
+    def write(self, work: Callable[[Session], T], what: str, retry: WriteRetry | None = None) -> T:
         """`work` in one `writing` transaction, tried again while the database is busy (see
-        study.write_retry); StoreBusyError when it stays busy, StorageError when the disk refuses (full,
-        read-only), with nothing written."""
+        study.write_retry; `retry` overrides the store's policy); StoreBusyError when it stays busy,
+        StorageError when the disk refuses (full, read-only), with nothing written."""
 
         def transaction() -> T:
             try:
@@ -255,7 +255,7 @@ class StudyStore:
             except OSError as exc:  # a file the driver opens itself (journal, WAL) on a full or read-only disk
                 raise storage_error(exc, f"save {what}") from exc
 
-        return with_retries(transaction, self.write_retry, what)
+        return with_retries(transaction, retry or self.write_retry, what)
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
