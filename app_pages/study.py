@@ -1,10 +1,14 @@
-"""User study, participant side: consent → tasks in this participant's order → thanks.
+"""User study, participant side: consent → tasks in this participant's order → thanks (or, on a
+crowdsourcing platform, back to it with the completion or screen-out code).
 
 A view over study.sessions; it only ever holds a blinded TaskScreen (no sources, no scores). Ranking is
 direct: click the articles in the order you prefer them (each once; undo, remove, clear), then save. A
-reload keeps the participant's place through a cookie (app_views.participant_cookie), never the URL.
+reload keeps the participant's place through a cookie (app_views.participant_cookie), never the URL: the
+platform's ids (PROLIFIC_PID …) are read from the URL, stored with the participant, then taken out of it.
 """
 from __future__ import annotations
+
+import json
 
 import streamlit as st
 
@@ -15,11 +19,14 @@ from app_views.participant_cookie import forget, remember, remembered_code
 from app_views.ranking_draft import RankingDraft
 from explore.errors import AspectNavError
 from study.configured import STUDY_ENV, open_study_flow, setting
+from study.platform import PlatformError
 from study.sessions import AlreadyAnsweredError, StudyBusyError, StudySessionError
-from study.store import DATABASE_ENV
+from study.store import DATABASE_ENV, Outcome
 
 CODE_KEY = "study_code"
 DRAFT_KEY = "study_draft"
+PLATFORM_IDS_KEY = "study_platform_ids"
+REDIRECT_AFTER_MS = 3000  # long enough to read the code, short enough that nobody has to click
 # The "Your top N" panel stays in view while the participant scrolls through the candidates.
 STICKY_RANKING_CSS = """<style>
 [data-testid="stLayoutWrapper"]:has(> .st-key-study_ranking) { position: sticky; top: 4rem; z-index: 2; }
@@ -41,7 +48,7 @@ def welcome(flow) -> None:
     agreed = st.checkbox("I have read this and agree to take part.", key="study_consent")
     if st.button("Start", type="primary", disabled=not agreed, key="study_start"):
         try:
-            st.session_state[CODE_KEY] = flow.start()
+            st.session_state[CODE_KEY] = flow.start(st.session_state.get(PLATFORM_IDS_KEY))
         except StudySessionError as exc:
             st.error(str(exc))
         else:
@@ -59,12 +66,24 @@ def welcome(flow) -> None:
 
 
 def draft_for(screen) -> RankingDraft:
-    """This task's ranking so far (a new task starts an empty one)."""
+    """This task's ranking so far: in this session, else as last saved (a reload, another device)."""
     draft = st.session_state.get(DRAFT_KEY)
     if not isinstance(draft, RankingDraft) or draft.task_id != screen.task_id:
-        draft = RankingDraft(screen.task_id, screen.rank_depth, tuple(c.id for c in screen.candidates))
+        draft = RankingDraft(screen.task_id, screen.rank_depth, tuple(c.id for c in screen.candidates),
+                             list(screen.draft))
         st.session_state[DRAFT_KEY] = draft
     return draft
+
+
+def change(flow, code: str, draft: RankingDraft, edit, *args) -> None:
+    """Apply one click to the draft and save the picks at once, so a reload loses none of them."""
+    before = list(draft.picks)
+    edit(*args)
+    if draft.picks != before:
+        try:
+            flow.save_draft(code, draft.task_id, list(draft.picks))
+        except StudySessionError:
+            pass  # an answered task or a stale page: the save button reports it
 
 
 def toggle(draft: RankingDraft, article_id: str) -> None:
@@ -91,8 +110,8 @@ def ranking_area(flow, code: str, screen) -> None:
                 st.markdown(f"**{escape_markdown(candidate.title)}**\n\n:small[:gray[{escape_markdown(candidate.snippet)}]]")
                 label = (f"Ranked #{rank}" if rank else
                          f"Pick as #{draft.next_rank}" if draft.next_rank else "Your top list is full")
-                st.button(label, key=f"study_pick_{screen.task_id}_{candidate.id}", on_click=toggle,
-                          args=(draft, candidate.id), disabled=not rank and not draft.can_pick(candidate.id),
+                st.button(label, key=f"study_pick_{screen.task_id}_{candidate.id}", on_click=change,
+                          args=(flow, code, draft, toggle, draft, candidate.id), disabled=not rank and not draft.can_pick(candidate.id),
                           type="primary" if rank else "secondary", icon=":material/check:" if rank else None,
                           help="Click again to take it back" if rank else None, width="stretch")
     st.html(STICKY_RANKING_CSS)
@@ -102,9 +121,11 @@ def ranking_area(flow, code: str, screen) -> None:
                  for position in range(1, screen.rank_depth + 1)]
         st.markdown(f"**Your top {screen.rank_depth}**\n\n" + "\n".join(slots))
         undo, clear = st.columns(2)
-        undo.button("Undo", key="study_undo", on_click=draft.undo, disabled=not draft.picks,
+        undo.button("Undo", key="study_undo", on_click=change, args=(flow, code, draft, draft.undo),
+                    disabled=not draft.picks,
                     icon=":material/undo:", width="stretch")
-        clear.button("Clear", key="study_clear", on_click=draft.clear, disabled=not draft.picks,
+        clear.button("Clear", key="study_clear", on_click=change, args=(flow, code, draft, draft.clear),
+                     disabled=not draft.picks,
                      width="stretch")
         left = screen.rank_depth - len(draft.picks)
         save = st.button("Save and continue", key="study_save", type="primary", disabled=not draft.complete,
@@ -147,15 +168,57 @@ def task_screen(flow, code: str, screen) -> None:
 
 def leave(flow) -> None:
     """Someone else's session on this browser: forget the code here (their answers stay saved)."""
-    for key in (CODE_KEY, DRAFT_KEY, "study_consent"):
+    for key in (CODE_KEY, DRAFT_KEY, "study_consent", PLATFORM_IDS_KEY):
         st.session_state.pop(key, None)
     st.session_state["study_forget"] = True
 
 
-def finished(flow) -> None:
+def finished(flow, code: str) -> None:
+    """The end: thanks, or the platform's completion (or screen-out) code and a redirect to it."""
     forget(flow.study.name)  # the next person on this browser starts afresh
     st.title(flow.study.title)
-    st.success("All tasks are done — thank you for taking part! You can close this page.")
+    status = flow.status(code)
+    platform = flow.study.platform
+    screened_out = status.outcome is Outcome.SCREENED_OUT
+    if screened_out:
+        st.warning("Thank you for your time. One of the tasks asked for something specific and your answer did "
+                   "not follow it, so the study ends here for you.")
+    else:
+        st.success("All tasks are done — thank you for taking part!")
+    target = platform.return_url(screened_out, status.platform_ids)
+    if target is None:
+        st.markdown("You can close this page.")
+        return
+    where = platform.kind.display_name
+    st.markdown(f"Your {'screen-out' if screened_out else 'completion'} code is **{platform.code(screened_out)}**. "
+                f"You are being sent back to {where}; if nothing happens, use the button.")
+    st.link_button(f"Back to {where}", target, type="primary")
+    # The URL comes from the validated study file and json.dumps quotes it as a JS string.
+    st.html(f"<script>setTimeout(() => window.location.assign({json.dumps(target)}), {REDIRECT_AFTER_MS});</script>",
+            unsafe_allow_javascript=True)
+
+
+def platform_arrival(flow) -> None:
+    """Keep the platform's ids of this session; a participant the platform sends again resumes."""
+    try:
+        ids = flow.study.platform.participant_ids(st.query_params.to_dict())
+    except PlatformError as exc:
+        st.title(flow.study.title)
+        st.error(str(exc))
+        st.stop()
+    if ids:
+        st.session_state[PLATFORM_IDS_KEY] = ids
+        if st.session_state.get(CODE_KEY) is None and (known := flow.returning(ids)):
+            st.session_state[CODE_KEY] = known
+            st.session_state["study_welcome_back"] = True
+
+
+def strip_platform_ids(flow) -> None:
+    """Once the ids are stored with the participant, take them out of the address bar: a copied link must not
+    carry someone's platform id (the cookie carries the place from now on)."""
+    for name in flow.study.platform.kind.id_parameters:
+        if name in st.query_params:
+            del st.query_params[name]
 
 
 try:
@@ -165,6 +228,7 @@ except AspectNavError as exc:
     st.error(str(exc))
     st.stop()
 
+platform_arrival(flow)
 if st.session_state.pop("study_forget", False):
     forget(flow.study.name)
     st.session_state["study_ignore_cookie"] = True  # the cookie still travels with this session's requests
@@ -188,8 +252,9 @@ else:
         st.session_state.pop(CODE_KEY, None)
         st.error(str(exc))
         st.stop()
+    strip_platform_ids(flow)
     if screen is None:
-        finished(flow)
+        finished(flow, code)
     else:
         remember(flow.study.name, code)
         task_screen(flow, code, screen)

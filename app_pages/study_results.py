@@ -13,9 +13,18 @@ import streamlit as st
 from app_views.figures import mean_rank_figure
 from explore.errors import AspectNavError
 from study.analysis import AnalysisConfig
+from study.codebook import codebook_json
 from study.configured import PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, password_matches, setting
 from study.login_throttle import LoginSource, LoginThrottle
 from study.report import answers_csv, report_json, study_report, summary_csv
+from study.result_tables import (
+    check_table,
+    exclusion_table,
+    friedman_table,
+    order_table,
+    pairwise_table,
+    per_task_table,
+)
 from study.store import DATABASE_ENV
 
 UNLOCKED_KEY = "study_results_unlocked"
@@ -92,21 +101,19 @@ if not report.answers:
 st.subheader("Design, checks and exclusions")
 if report.orders:
     counts = [order.participants for order in report.orders]
-    st.markdown(f"Task order: **balanced Latin square**, {len(counts)} orders; participants per order "
-                f"{min(counts)}–{max(counts)}.")
+    done = [order.completed for order in report.orders]
+    st.markdown(f"Task order: **balanced Latin square**, {len(counts)} orders; completed per order "
+                f"{min(done)}–{max(done)} (started {min(counts)}–{max(counts)}).")
     with st.expander("Participants per order"):
-        st.dataframe([{"order": o.row + 1, "participants": o.participants, "tasks": " → ".join(o.order)}
-                      for o in report.orders], hide_index=True)
+        st.dataframe(order_table(report.orders), hide_index=True)
 else:
     st.markdown(f"Task order: **{report.design}** per participant.")
 if report.checks:
-    st.dataframe([{"check task": c.task_id, "kind": c.kind, "passed": c.passed, "answered": c.answered}
-                  for c in report.checks], hide_index=True)
+    st.dataframe(check_table(report.checks), hide_index=True)
 if report.exclusions:
     st.markdown(f"Exclusion rules declared in the study file: **{report.participants_excluded} of "
                 f"{report.participants_answering}** answering participants excluded.")
-    st.dataframe([{"rule": r.rule, "excludes a participant who": r.description, "excluded": r.participants}
-                  for r in report.exclusions], hide_index=True)
+    st.dataframe(exclusion_table(report.exclusions), hide_index=True)
 else:
     st.caption("No exclusion rules declared.")
 
@@ -126,16 +133,18 @@ for task_type in dict.fromkeys(row.task_type for row in result.summaries):
 
 st.subheader("Friedman test and Kendall's W")
 st.caption("W is the effect size: how strongly participants agree on the order of the sources (0 none, 1 full).")
-st.dataframe([row.__dict__ for row in result.friedman], hide_index=True)
+st.dataframe(friedman_table(result.friedman), hide_index=True)
 st.subheader("Pairwise Wilcoxon signed-rank (Holm-corrected)")
-st.dataframe([row.__dict__ for row in result.pairwise], hide_index=True)
+st.dataframe(pairwise_table(result.pairwise), hide_index=True)
 st.subheader("Per task")
-st.dataframe([row.__dict__ for row in result.per_task], hide_index=True)
+st.dataframe(per_task_table(result.per_task), hide_index=True)
 
 st.subheader("Export")
-csv_col, answers_col, json_col = st.columns(3)
+csv_col, answers_col, json_col, codebook_col = st.columns(4)
 csv_col.download_button("Summary CSV", summary_csv(report), f"{report.study}_summary.csv", "text/csv")
 answers_col.download_button("Answers CSV", answers_csv(stored_study, answers), f"{report.study}_answers.csv",
                             "text/csv")
 json_col.download_button("Full report JSON", report_json(report, stored_study, answers), f"{report.study}_report.json",
                          "application/json")
+codebook_col.download_button("Codebook JSON", codebook_json(stored_study), f"{report.study}_codebook.json",
+                             "application/json", help="Every exported column: name, type, meaning and levels")

@@ -48,6 +48,10 @@ class AnswerRecord:
     candidates: tuple[Candidate, ...]
     answered_at: str = ""
     seconds: float | None = None  # from the task being shown to its answer
+    shown_at: str = ""
+    task_position: int | None = None  # 1-based place of the task in the participant's order
+    order_row: int | None = None  # 0-based row of the Latin square the participant's order is
+    outcome: str | None = None  # the participant's: completed, screened_out, None while in progress
 
     @property
     def rank_of(self) -> dict[str, int]:
@@ -57,11 +61,13 @@ class AnswerRecord:
 
 @dataclass(frozen=True)
 class ParticipantRecord:
-    """One participant as the report needs them: number, the task order they got, whether they finished."""
+    """One participant as the report needs them: number, the task order they got, whether they finished and
+    how (completed, screened_out; None while in progress)."""
 
     participant: int
     task_order: tuple[str, ...]
     finished: bool = False
+    outcome: str | None = None
 
 
 @dataclass(frozen=True)
@@ -117,11 +123,13 @@ class CheckOutcome:
 
 @dataclass(frozen=True)
 class OrderCount:
-    """How many participants got one row of the balanced Latin square."""
+    """How many participants got one row of the balanced Latin square, and how many completed it (the
+    balance that matters: rows of dropouts go back to the pool)."""
 
     row: int
     order: tuple[str, ...]
     participants: int
+    completed: int = 0
 
 
 @dataclass
@@ -265,7 +273,8 @@ def order_counts(study: StudyDefinition, participants: list[ParticipantRecord]) 
     """Participants per row of the Latin square (empty for random orders)."""
     rows = study.task_order_rows
     got = [tuple(p.task_order) for p in participants]
-    return [OrderCount(i, row, got.count(row)) for i, row in enumerate(rows)]
+    done = [tuple(p.task_order) for p in participants if p.outcome == "completed"]
+    return [OrderCount(i, row, got.count(row), done.count(row)) for i, row in enumerate(rows)]
 
 
 def compare_sources(study: StudyDefinition, answers: list[AnswerRecord], config: AnalysisConfig) -> Comparison:

@@ -35,6 +35,19 @@ def register(subparsers) -> None:
     simulate.add_argument("--seed", type=int, default=0, help="random seed (same seed, same table)")
     simulate.set_defaults(func=run_simulate)
 
+    prereg = commands.add_parser(
+        "preregister", help="write one bundle to link from a preregistration: study file, fingerprint, rules, "
+                            "planned tests, power table, codebook, with its sha256")
+    prereg.add_argument("study", nargs="?", default=DEFAULT_STUDY, help="a study file or a shipped study name")
+    prereg.add_argument("--out", type=Path, default=Path("."), help="folder to write the bundle into (default: here)")
+    prereg.add_argument("--participants", default="10,20,40,80", type=_counts,
+                        help="numbers of participants for the power table (default 10,20,40,80)")
+    prereg.add_argument("--runs", type=int, default=200, help="simulated studies per number of participants")
+    prereg.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    prereg.add_argument("--pairs", type=_pairs, help="planned pairwise tests, e.g. union:generic (default: every pair)")
+    prereg.add_argument("--seed", type=int, default=0, help="random seed of the simulation")
+    prereg.set_defaults(func=run_preregister)
+
     report = commands.add_parser("report", help="mean rank per source, tests and exports from a study database")
     report.add_argument("database", help="SQLAlchemy URL (postgresql://…, sqlite:///…) or an SQLite file path")
     report.add_argument("--study", help="study name, when the database holds several")
@@ -43,6 +56,8 @@ def register(subparsers) -> None:
     report.add_argument("--json", type=Path, help="write the full report with raw answers as JSON here")
     report.add_argument("--csv", type=Path, help="write the mean-rank summary as CSV here")
     report.add_argument("--answers-csv", type=Path, help="write one row per shown candidate as CSV here")
+    report.add_argument("--codebook", type=Path, help="write the codebook of the CSV exports (every column: name, "
+                                                      "type, meaning, levels) as JSON here")
     report.set_defaults(func=run_report)
 
 
@@ -187,6 +202,7 @@ def _pilot_effect(database: str, study):
 
 
 def run_report(args: argparse.Namespace) -> int:
+    from study.codebook import codebook_json
     from study.report import answers_csv, format_report, report_json, study_report, summary_csv
     from study.store import StoreConfig, open_store
 
@@ -198,9 +214,28 @@ def run_report(args: argparse.Namespace) -> int:
     print(format_report(report))
     for path, text in ((args.json, lambda: report_json(report, study, answers)),
                        (args.csv, lambda: summary_csv(report)),
-                       (args.answers_csv, lambda: answers_csv(study, answers))):
+                       (args.answers_csv, lambda: answers_csv(study, answers)),
+                       (args.codebook, lambda: codebook_json(study))):
         if path:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text(), encoding="utf-8")
             print(f"Wrote {path}")
+    return 0
+
+
+def run_preregister(args: argparse.Namespace) -> int:
+    from study.definition import load_study, study_path
+    from study.power import format_power, power_table
+    from study.preregistration import write_bundle
+
+    study = load_study(args.study)
+    if study.planned_effect is None:
+        raise AspectNavError(f"Study {study.name!r} declares no planned effect: add a power: section to the study "
+                             "file (a preregistration states the effect it is powered for).")
+    if args.runs < 10:
+        raise AspectNavError("--runs must be at least 10 for a usable estimate (200 gives ±0.03).")
+    table = power_table(study, study.planned_effect, args.participants, args.runs, args.alpha, args.pairs, args.seed)
+    print(format_power(table))
+    written = write_bundle(study, study_path(args.study), table, args.out, args.alpha, args.pairs)
+    print(f"Wrote {written.path}\nsha256 {written.sha256}  (also in {written.path.name}.sha256)")
     return 0

@@ -26,6 +26,7 @@ from explore.settings import ASSETS_DIR
 from study.check_tasks import DECOY_MIN_REMOTENESS, Check, CheckKind, decoy_suggestions, shared_labels
 from study.exclusions import RULES, ExclusionRule
 from study.planned_effect import PlannedEffect
+from study.platform import Platform
 from study.task_order import Design, TaskOrder
 
 STUDIES_DIR = ASSETS_DIR / "studies"
@@ -99,6 +100,7 @@ class StudyDefinition:
     design: Design = Design()
     exclusions: tuple[ExclusionRule, ...] = ()
     planned_effect: PlannedEffect | None = None  # for `study simulate`; not in the fingerprint
+    platform: Platform = Platform()  # the hand-off (ids, return URLs); not in the fingerprint
 
     def task(self, task_id: str) -> Task:
         for task in self.tasks:
@@ -124,6 +126,14 @@ class StudyDefinition:
         return list(dict.fromkeys(task.task_type for task in self.comparison_tasks))
 
     @property
+    def screen_out_checks(self) -> frozenset[CheckKind]:
+        """The check kinds whose failure sends a participant to the platform's screen-out URL: those a
+        declared exclusion rule reads, when the platform declares a screen-out path."""
+        if not self.platform.screens_out:
+            return frozenset()
+        return frozenset(rule.needs for rule in self.exclusions if rule.needs is not None)
+
+    @property
     def task_order_rows(self) -> list[tuple[str, ...]]:
         """The Latin-square rows participants are assigned to in arrival order (empty when random)."""
         return self.design.rows([task.id for task in self.tasks])
@@ -132,18 +142,21 @@ class StudyDefinition:
         """A study without checks, design or exclusions keeps the shape (and fingerprint) of earlier releases."""
         tasks = [_task_dict(task) for task in self.tasks]
         data = {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name not in ("tasks", "design", "exclusions", "planned_effect")}
+                if f.name not in ("tasks", "design", "exclusions", "planned_effect", "platform")}
         if self.design != Design():
-            data["design"] = {"order": str(self.design.order)}
+            data["design"] = self.design.to_dict()
         if self.exclusions:
             data["exclusions"] = [rule.model_dump() for rule in self.exclusions]
         if self.planned_effect:
             data["power"] = self.planned_effect.model_dump()
+        if self.platform != Platform():
+            data["platform"] = self.platform.model_dump(mode="json", exclude_none=True)
         return {**data, "tasks": tasks}
 
     def fingerprint(self) -> str:
-        """Changes when anything a participant sees or the analysis reads changes (not the planned effect)."""
-        data = {key: value for key, value in self.to_dict().items() if key != "power"}
+        """Changes when anything a participant ranks or the analysis reads changes (not the planned effect, nor
+        the platform hand-off: a corrected completion URL must not split a running study)."""
+        data = {key: value for key, value in self.to_dict().items() if key not in ("power", "platform")}
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -160,12 +173,13 @@ def study_from_dict(data: Mapping) -> StudyDefinition:
                 "check": Check.from_dict(t["check"]) if t.get("check") else None})
         for t in data["tasks"]
     )
-    design = Design(TaskOrder(data["design"]["order"])) if data.get("design") else Design()
+    design = Design.from_dict(data["design"]) if data.get("design") else Design()
     exclusions = tuple(RULES[rule["rule"]].model_validate(rule) for rule in data.get("exclusions") or ())
     effect = PlannedEffect.model_validate(data["power"]) if data.get("power") else None
-    rest = {key: value for key, value in data.items() if key != "power"}
+    platform = Platform.model_validate(data["platform"]) if data.get("platform") else Platform()
+    rest = {key: value for key, value in data.items() if key not in ("power", "platform")}
     return StudyDefinition(**{**rest, "tasks": tasks, "design": design, "exclusions": exclusions,
-                              "planned_effect": effect})
+                              "planned_effect": effect, "platform": platform})
 
 
 def study_path(name_or_path: str | Path) -> Path:
@@ -211,7 +225,11 @@ class _StudyFile(_Schema):
     intro: str | None = Field(None, description="text")
     consent: str | None = Field(None, description="text")
     defaults: dict[str, Any] | None = Field(None, description="a mapping of sources, candidates_per_source, rank_depth")
-    design: dict[str, Any] | None = Field(None, description="a mapping {order: random | balanced_latin_square}")
+    design: dict[str, Any] | None = Field(
+        None, description="a mapping {order: random | balanced_latin_square, reassign_after_minutes: <minutes>}")
+    platform: dict[str, Any] | None = Field(
+        None, description="a mapping {kind: prolific | mturk | none, completion_url, completion_code, "
+                          "screen_out_url, screen_out_code}")
     exclusions: list[Any] | None = Field(
         None, description=f"a list of exclusion rules, each a mapping {{rule: {' | '.join(RULES)}}}")
     power: dict[str, Any] | None = Field(
@@ -223,6 +241,10 @@ class _DesignFile(_Schema):
     """How participants get their task order."""
 
     order: TaskOrder = Field(TaskOrder.RANDOM, description=" or ".join(map(str, TaskOrder)))
+    reassign_after_minutes: float | None = Field(
+        None, gt=0, le=7 * 24 * 60,
+        description="minutes (above 0, at most a week) after which an unfinished participant's task order goes "
+                    "back to the pool")
 
 
 class _Defaults(_Schema):
@@ -271,8 +293,8 @@ def _validated(schema: type[_Schema], data: Any, here: str):
 def _sentence(refusal: Refusal) -> str:
     """'rank_depth' must be a whole number of at least 1, not 0 (and the like)."""
     field, got = refusal.field, refusal.got
-    if not field:
-        return f"must be a mapping of {refusal.expected}, not {got!r}"
+    if not field:  # a check across fields (its own sentence), or not a mapping at all
+        return refusal.expected if isinstance(got, Mapping) else f"must be a mapping of {refusal.expected}, not {got!r}"
     if refusal.unknown:
         return f"unknown field {field!r}; known fields: {refusal.expected}"
     if refusal.missing or got is None or (isinstance(got, str) and not got.strip()):
@@ -298,6 +320,16 @@ def parse_study(data: Any, default_name: str = DEFAULT_STUDY) -> StudyDefinition
     if not any(task.check is None for task in tasks):
         raise StudyDefinitionError(f"{where}: every task is a check; at least one task must compare sources.")
     design = _validated(_DesignFile, study.design or {}, f"{where}, design")
+    if design.reassign_after_minutes is not None and design.order is TaskOrder.RANDOM:
+        raise StudyDefinitionError(f"{where}, design: reassign_after_minutes needs order: balanced_latin_square "
+                                   "(random orders have no rows to hand back).")
+    exclusions = _parse_exclusions(study.exclusions or [], tasks, where)
+    platform = _validated(Platform, study.platform or {}, f"{where}, platform")
+    if platform.screens_out and not any(rule.needs is not None for rule in exclusions):
+        raise StudyDefinitionError(
+            f"{where}, platform: screen_out_url is declared but no exclusion rule reads a check "
+            f"(failed_attention or gold_ranked_first), so nobody would be screened out; declare one or remove "
+            f"screen_out_url and screen_out_code.")
     return StudyDefinition(
         name=name,
         title=study.title or name,
@@ -305,9 +337,10 @@ def parse_study(data: Any, default_name: str = DEFAULT_STUDY) -> StudyDefinition
         intro=(study.intro or "").strip(),
         consent=(study.consent or "").strip(),
         tasks=tasks,
-        design=Design(design.order),
-        exclusions=_parse_exclusions(study.exclusions or [], tasks, where),
+        design=Design(design.order, design.reassign_after_minutes),
+        exclusions=exclusions,
         planned_effect=_parse_effect(study.power, tasks, where) if study.power is not None else None,
+        platform=platform,
     )
 
 

@@ -21,12 +21,9 @@ from study.analysis import (
     analyse,
 )
 from study.candidates import Candidate
+from study.codebook import ANSWER_FIELDS, SUMMARY_FIELDS
 from study.definition import StudyDefinition
 from study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore
-
-SUMMARY_FIELDS = ["task_type", "source", "mean_rank", "ci_low", "ci_high", "participants"]
-ANSWER_FIELDS = ["participant", "task_id", "task_type", "answered_at", "seconds", "article_id", "title", "sources",
-                 "rank"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +37,10 @@ class StoredAnswers:
     finished: int
 
 
+def _timestamp(value) -> str:
+    return value.isoformat() if isinstance(value, datetime) else ("" if value is None else str(value))
+
+
 def _seconds(shown_at, answered_at) -> float | None:
     if isinstance(shown_at, datetime) and isinstance(answered_at, datetime):
         return max(0.0, (answered_at - shown_at).total_seconds())
@@ -51,7 +52,7 @@ def load_answers(store: StudyStore, study_name: str | None = None) -> StoredAnsw
     study_id, study = store.stored_study(study_name)
     with store.reading() as session:
         people = session.execute(
-            select(ParticipantRow.id, ParticipantRow.task_order, ParticipantRow.finished_at)
+            select(ParticipantRow.id, ParticipantRow.task_order, ParticipantRow.finished_at, ParticipantRow.outcome)
             .where(ParticipantRow.study_id == study_id).order_by(ParticipantRow.id)
         ).all()
         rows = session.execute(
@@ -63,20 +64,30 @@ def load_answers(store: StudyStore, study_name: str | None = None) -> StoredAnsw
             .where(ParticipantRow.study_id == study_id)
             .order_by(AnswerRow.id)
         ).all()
+    participants = [ParticipantRecord(pid, tuple(json.loads(order)), finished_at is not None, outcome)
+                    for pid, order, finished_at, outcome in people]
+    by_number = {p.participant: p for p in participants}
+    square = {row: index for index, row in enumerate(study.task_order_rows)}
     answers = [
         AnswerRecord(
             participant=participant,
             task_id=task_id,
             ranking=tuple(json.loads(ranking)),
             candidates=tuple(Candidate.from_dict(c) for c in json.loads(candidates)),
-            answered_at=answered_at.isoformat() if isinstance(answered_at, datetime) else str(answered_at),
+            answered_at=_timestamp(answered_at),
             seconds=_seconds(shown_at, answered_at),
+            shown_at=_timestamp(shown_at),
+            task_position=_position(by_number[participant].task_order, task_id),
+            order_row=square.get(by_number[participant].task_order),
+            outcome=by_number[participant].outcome,
         )
         for participant, task_id, ranking, candidates, answered_at, shown_at in rows
     ]
-    participants = [ParticipantRecord(pid, tuple(json.loads(order)), finished_at is not None)
-                    for pid, order, finished_at in people]
     return StoredAnswers(study, answers, participants, len(participants), sum(p.finished for p in participants))
+
+
+def _position(order: tuple[str, ...], task_id: str) -> int | None:
+    return order.index(task_id) + 1 if task_id in order else None
 
 
 def study_report(store: StudyStore, study_name: str | None = None,
@@ -96,18 +107,24 @@ def summary_csv(report: StudyReport) -> str:
 
 
 def answers_csv(study: StudyDefinition, answers: list[AnswerRecord]) -> str:
-    """One row per shown candidate: who saw it, in which task, from which sources, at which rank."""
+    """One row per shown candidate: who saw it, in which task and place, when, from which sources, at which
+    rank. The columns are the codebook's (study.codebook), which says what each means."""
     types = {task.id: task.task_type for task in study.tasks}
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=ANSWER_FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=ANSWER_FIELDS, lineterminator="\n", extrasaction="raise")
     writer.writeheader()
     for answer in answers:
         rank = answer.rank_of
-        for candidate in answer.candidates:
+        for position, candidate in enumerate(answer.candidates, start=1):
             writer.writerow({
-                "participant": answer.participant, "task_id": answer.task_id, "task_type": types.get(answer.task_id, ""),
-                "answered_at": answer.answered_at,
-                "seconds": "" if answer.seconds is None else round(answer.seconds, 1), "article_id": candidate.id, "title": candidate.title,
+                "participant": answer.participant,
+                "order_row": "" if answer.order_row is None else answer.order_row + 1,
+                "outcome": answer.outcome or "",
+                "task_id": answer.task_id, "task_type": types.get(answer.task_id, ""),
+                "task_position": answer.task_position or "",
+                "shown_at": answer.shown_at, "answered_at": answer.answered_at,
+                "seconds": "" if answer.seconds is None else round(answer.seconds, 1),
+                "display_position": position, "article_id": candidate.id, "title": candidate.title,
                 "sources": "+".join(candidate.sources), "rank": rank.get(candidate.id, ""),
             })
     return out.getvalue()
@@ -118,7 +135,8 @@ def report_json(report: StudyReport, study: StudyDefinition, answers: list[Answe
         **report.to_dict(),
         "definition": study.to_dict(),
         "raw_answers": [
-            {"participant": a.participant, "task_id": a.task_id, "answered_at": a.answered_at, "seconds": a.seconds,
+            {"participant": a.participant, "task_id": a.task_id, "task_position": a.task_position,
+             "shown_at": a.shown_at, "answered_at": a.answered_at, "seconds": a.seconds,
              "ranking": list(a.ranking), "candidates": [c.to_dict() for c in a.candidates]}
             for a in answers
         ],
@@ -159,8 +177,10 @@ def _design_lines(report: StudyReport) -> list[str]:
     lines = []
     if report.orders:
         counts = [o.participants for o in report.orders]
+        done = [o.completed for o in report.orders]
         lines += ["", f"Task order: balanced Latin square, {len(report.orders)} orders; participants per order "
-                      f"{min(counts)}–{max(counts)} ({', '.join(map(str, counts))})"]
+                      f"{min(counts)}–{max(counts)} ({', '.join(map(str, counts))}); completed per order "
+                      f"{min(done)}–{max(done)} ({', '.join(map(str, done))})"]
     else:
         lines += ["", f"Task order: {report.design} per participant"]
     if report.checks:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from explore.corpus.model import Corpus
@@ -19,14 +20,18 @@ from explore.corpus.snippet import snippet
 from explore.errors import AspectNavError, StorageError
 from study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
 from study.definition import StudyDefinition
-from study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore, utcnow
-from study.write_retry import StoreBusyError
+from study.store import AnswerRow, Outcome, ParticipantRow, PresentationRow, StudyStore, utcnow
+from study.task_order import RowHolder, TaskOrder, row_loads
+from study.write_retry import StoreBusyError, WriteRetry
 
 log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford base 32: no I, L, O, U to misread
 CODE_GROUPS, CODE_GROUP_CHARS = 3, 4  # 12 symbols = 60 random bits from `secrets`
 SEED_SNIPPET_CHARS = 400
+# A draft is saved on every click and the next click saves it again: one try, so a busy database never
+# keeps a click waiting through the answer's retries.
+DRAFT_RETRY = WriteRetry(attempts=1)
 
 
 class StudySessionError(AspectNavError):
@@ -69,10 +74,20 @@ def normalize_code(text: str) -> str:
 class Progress:
     answered: int
     total: int
+    outcome: Outcome | None = None  # set once the session ended (completed, or screened out by a failed check)
 
     @property
     def finished(self) -> bool:
-        return self.answered >= self.total
+        return self.outcome is not None or self.answered >= self.total
+
+
+@dataclass(frozen=True)
+class ParticipantStatus:
+    """Where a participant stands, for the page's ending: the outcome and the ids their platform sent."""
+
+    code: str
+    outcome: Outcome | None
+    platform_ids: Mapping[str, str]
 
 
 @dataclass(frozen=True)
@@ -86,6 +101,7 @@ class TaskScreen:
     seed: ShownCandidate
     candidates: tuple[ShownCandidate, ...]
     rank_depth: int
+    draft: tuple[str, ...] = ()  # the picks saved so far for this task (a reload starts from them)
 
 
 @dataclass(frozen=True)
@@ -99,30 +115,68 @@ class ParticipantFlow:
     corpus: Corpus
     study_id: int
 
-    def start(self) -> str:
+    def start(self, platform_ids: Mapping[str, str] | None = None) -> str:
         """A new participant (after consent): a fresh code and shuffle seed, and the task order the study's
         design gives the participant who arrives now (writes run one at a time, so arrivals are counted
-        exactly and a balanced Latin square's rows are handed out in turn)."""
+        exactly and a balanced Latin square's rows are handed out in turn). With `platform_ids` (as
+        `Platform.participant_ids` reads them) a platform participant already here gets their own code back:
+        never a second participant for one platform id, even from two tabs at once."""
         shuffle_seed = secrets.randbits(62)
         task_ids = [task.id for task in self.study.tasks]
+        platform_id = self._platform_id(platform_ids)
 
-        def add(session, code: str) -> None:
-            arrival = session.scalar(select(func.count()).where(ParticipantRow.study_id == self.study_id))
-            order = self.study.design.assign(task_ids, arrival, shuffle_seed).task_ids
+        def add(session, code: str) -> str:
+            if platform_id is not None and (known := self._by_platform_id(session, platform_id)) is not None:
+                return known
+            order = self.study.design.assign(task_ids, self._row_loads(session, task_ids), shuffle_seed).task_ids
             session.add(ParticipantRow(study_id=self.study_id, code=code, shuffle_seed=shuffle_seed,
-                                       task_order=json.dumps(list(order))))
+                                       task_order=json.dumps(list(order)), platform_id=platform_id,
+                                       platform_ids=json.dumps(dict(platform_ids)) if platform_id else None))
+            return code
 
         for _ in range(5):  # a code collision is astronomically rare; retry rather than fail
             code = new_participant_code()
             try:
-                self.store.write(lambda session, code=code: add(session, code), "a new participant")
-                return code
+                # A platform id's twin arriving at once fails the unique key; the retry then finds it.
+                return self.store.write(lambda session, code=code: add(session, code), "a new participant")
             except IntegrityError:
                 continue
             except StoreBusyError:
                 raise StudyBusyError("The study could not start because its database is busy; "
                                      "please press Start again in a moment.") from None
         raise StudySessionError("Could not create a participant code; please try again.")
+
+    def _row_loads(self, session, task_ids: list[str]) -> list[int]:
+        """Holders per row of the square, read inside the newcomer's write transaction (writes run one at a
+        time, so two arrivals never both see a row as free)."""
+        if self.study.design.order is TaskOrder.RANDOM:
+            return []
+        people = session.execute(select(ParticipantRow.task_order, ParticipantRow.outcome, ParticipantRow.started_at)
+                                 .where(ParticipantRow.study_id == self.study_id)).all()
+        holders = (RowHolder(tuple(json.loads(order)), outcome, started) for order, outcome, started in people)
+        return row_loads(self.study.design, task_ids, holders, utcnow())
+
+    def _platform_id(self, platform_ids: Mapping[str, str] | None) -> str | None:
+        names = self.study.platform.kind.id_parameters
+        return platform_ids.get(names[0]) if platform_ids and names else None
+
+    def _by_platform_id(self, session, platform_id: str) -> str | None:
+        return session.scalars(select(ParticipantRow.code).where(ParticipantRow.study_id == self.study_id,
+                                                                 ParticipantRow.platform_id == platform_id)).first()
+
+    def returning(self, platform_ids: Mapping[str, str] | None) -> str | None:
+        """The code of the participant these platform ids already belong to (None: a newcomer)."""
+        platform_id = self._platform_id(platform_ids)
+        if platform_id is None:
+            return None
+        with self.store.reading() as session:
+            return self._by_platform_id(session, platform_id)
+
+    def status(self, code: str) -> ParticipantStatus:
+        with self.store.reading() as session:
+            row = self._participant(session, code)
+            return ParticipantStatus(row.code, Outcome(row.outcome) if row.outcome else None,
+                                     json.loads(row.platform_ids) if row.platform_ids else {})
 
     def _participant(self, session, code: str) -> ParticipantRow:
         row = session.scalars(
@@ -144,22 +198,24 @@ class ParticipantFlow:
     def progress(self, code: str) -> Progress:
         with self.store.reading() as session:
             participant = self._participant(session, code)
-            return Progress(len(self._answered(session, participant.id)), len(self.study.tasks))
+            return Progress(len(self._answered(session, participant.id)), len(self.study.tasks),
+                            Outcome(participant.outcome) if participant.outcome else None)
 
     def next_task(self, code: str) -> TaskScreen | None:
-        """The first unanswered task in this participant's order, or None when finished."""
+        """The first unanswered task in this participant's order, or None when finished (or screened out)."""
         with self.store.reading() as session:
             participant = self._participant(session, code)
             answered = self._answered(session, participant.id)
             order = json.loads(participant.task_order)
             pending = [task_id for task_id in order if task_id not in answered]
-            if not pending:
+            if not pending or participant.outcome is not None:
                 return None
             task_id = pending[0]
-            shown = session.scalars(
-                select(PresentationRow.candidates).where(PresentationRow.participant_id == participant.id,
-                                                         PresentationRow.task_id == task_id)
+            presented = session.execute(
+                select(PresentationRow.candidates, PresentationRow.draft)
+                .where(PresentationRow.participant_id == participant.id, PresentationRow.task_id == task_id)
             ).first()
+        shown, draft = presented if presented else (None, None)
         if shown is None:
             shown = self._present(participant.id, participant.shuffle_seed, task_id)
         task = self.study.task(task_id)
@@ -173,7 +229,29 @@ class ParticipantFlow:
             seed=ShownCandidate(seed.id, seed.title, snippet(seed.text, SEED_SNIPPET_CHARS)),
             candidates=tuple(c.blinded() for c in candidates),
             rank_depth=min(task.rank_depth, len(candidates)),
+            draft=_valid_draft(draft, [c.id for c in candidates], min(task.rank_depth, len(candidates))),
         )
+
+    def save_draft(self, code: str, task_id: str, picks: list[str]) -> None:
+        """Keep the picks so far as the participant clicks them, so a reload or another device starts from
+        them; picks that were not shown, repeat or overflow are refused. Nothing to keep once answered."""
+
+        def keep(session) -> None:
+            participant = self._participant(session, code)
+            row = session.scalars(select(PresentationRow).where(PresentationRow.participant_id == participant.id,
+                                                                PresentationRow.task_id == task_id)).first()
+            if row is None:
+                raise InvalidRankingError("This task was not shown to you yet; reload the page.")
+            shown = [c["id"] for c in json.loads(row.candidates)]
+            depth = min(self.study.task(task_id).rank_depth, len(shown))
+            if len(picks) > depth or len(set(picks)) != len(picks) or any(p not in shown for p in picks):
+                raise InvalidRankingError("These picks do not fit the task; reload the page.")
+            row.draft = json.dumps(list(picks))
+
+        try:
+            self.store.write(keep, "the picks so far", DRAFT_RETRY)
+        except StoreBusyError:  # the picks are still on the page; the next click or the answer saves them
+            log.warning("A draft was not saved: the study database stayed busy")
 
     def _present(self, participant_id: int, shuffle_seed: int, task_id: str) -> str:
         """Fix the candidate list of a task the first time it is shown (outside any transaction:
@@ -220,9 +298,14 @@ class ParticipantFlow:
                                   ranking=json.dumps(list(ranking)), candidates=shown))
             session.flush()  # a concurrent second answer fails here, inside the handler below
             answered = len(done) + 1
-            if answered >= total:
+            if task.check is not None and task.check.kind in self.study.screen_out_checks \
+                    and not task.check.passed(ranking):
+                participant.outcome = str(Outcome.SCREENED_OUT)
+            elif answered >= total:
+                participant.outcome = str(Outcome.COMPLETED)
+            if participant.outcome is not None:
                 participant.finished_at = utcnow()
-            return Progress(answered, total)
+            return Progress(answered, total, Outcome(participant.outcome) if participant.outcome else None)
 
         try:
             return self.store.write(record, "an answer")
@@ -243,6 +326,18 @@ def open_flow(study: StudyDefinition, store: StudyStore, provider: CandidateProv
     """Register the study in the store (refused if it changed after participants started) and
     return its flow."""
     return ParticipantFlow(study, store, provider, corpus, store.register_study(study))
+
+
+def _valid_draft(draft: str | None, shown_ids: list[str], depth: int) -> tuple[str, ...]:
+    """A stored draft's picks (distinct, shown, at most `depth`); anything else starts afresh."""
+    try:
+        picks = json.loads(draft) if draft else []
+    except ValueError:
+        return ()
+    if not isinstance(picks, list) or len(picks) > depth or len(set(map(str, picks))) != len(picks) \
+            or any(p not in shown_ids for p in picks):
+        return ()
+    return tuple(picks)
 
 
 def validate_ranking(ranking: list[str], shown_ids: list[str], depth: int) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from enum import Enum
 from pathlib import Path
 from typing import TypeVar
 
@@ -31,6 +32,7 @@ from sqlalchemy import (
     event,
     func,
     select,
+    text,
 )
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
@@ -42,7 +44,7 @@ from explore.settings import data_home
 from study.definition import StudyDefinition, study_from_dict
 from study.write_retry import WriteRetry, with_retries
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: platform ids and outcome of a participant, a task's draft ranking
 DATABASE_ENV = "ASPECTNAV_STUDY_DB"
 SQLITE_BUSY_TIMEOUT_S = 30.0
 # What every PostgreSQL write transaction runs first: one fixed advisory lock key ("aspectnv" in ASCII),
@@ -78,8 +80,22 @@ class StudyRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
+class Outcome(str, Enum):
+    """How a participant's session ended; in progress while `ParticipantRow.outcome` is None."""
+
+    COMPLETED = "completed"
+    SCREENED_OUT = "screened_out"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class ParticipantRow(Base):
+    """One participant; `platform_id` (e.g. Prolific's PROLIFIC_PID) is unique per study, so an id that comes
+    back resumes its session and two arrivals with the same id cannot both create one."""
+
     __tablename__ = "participants"
+    __table_args__ = (UniqueConstraint("study_id", "platform_id", name="uq_participants_platform_id"),)
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
     code: Mapped[str] = mapped_column(String(32), unique=True)
@@ -87,6 +103,9 @@ class ParticipantRow(Base):
     task_order: Mapped[str] = mapped_column(Text)  # JSON list of task ids
     started_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    platform_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    platform_ids: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON: every id the platform sent
+    outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)  # an Outcome once finished_at is set
 
 
 class PresentationRow(Base):
@@ -99,6 +118,7 @@ class PresentationRow(Base):
     task_id: Mapped[str] = mapped_column(String(64))
     candidates: Mapped[str] = mapped_column(Text)  # JSON list of Candidate.to_dict(), in shown order
     shown_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    draft: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON picks so far, saved as they are clicked
 
 
 class AnswerRow(Base):
@@ -223,10 +243,10 @@ class StudyStore:
         with Session(self.engine, expire_on_commit=False) as session, session.begin():
             yield session
 
-    def write(self, work: Callable[[Session], T], what: str) -> T:
+    def write(self, work: Callable[[Session], T], what: str, retry: WriteRetry | None = None) -> T:
         """`work` in one `writing` transaction, tried again while the database is busy (see
-        study.write_retry); StoreBusyError when it stays busy, StorageError when the disk refuses (full,
-        read-only), with nothing written."""
+        study.write_retry; `retry` overrides the store's policy); StoreBusyError when it stays busy,
+        StorageError when the disk refuses (full, read-only), with nothing written."""
 
         def transaction() -> T:
             try:
@@ -235,7 +255,7 @@ class StudyStore:
             except OSError as exc:  # a file the driver opens itself (journal, WAL) on a full or read-only disk
                 raise storage_error(exc, f"save {what}") from exc
 
-        return with_retries(transaction, self.write_retry, what)
+        return with_retries(transaction, retry or self.write_retry, what)
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
@@ -285,6 +305,25 @@ class StudyStore:
             return row.id, study_from_dict(json.loads(row.definition))
 
 
+# Schema version → the statements that bring it to the next one (plain DDL that SQLite and PostgreSQL share).
+_UPGRADES = {
+    1: ("ALTER TABLE participants ADD COLUMN platform_id VARCHAR(128)",
+        "ALTER TABLE participants ADD COLUMN platform_ids TEXT",
+        "ALTER TABLE participants ADD COLUMN outcome VARCHAR(16)",
+        "UPDATE participants SET outcome = 'completed' WHERE finished_at IS NOT NULL",
+        "CREATE UNIQUE INDEX uq_participants_platform_id ON participants (study_id, platform_id)",
+        "ALTER TABLE presentations ADD COLUMN draft TEXT"),
+}
+
+
+def _upgrade(session: Session, version: int) -> None:
+    """Bring an older database to SCHEMA_VERSION in the caller's transaction (all or nothing)."""
+    while version < SCHEMA_VERSION:
+        for statement in _UPGRADES[version]:
+            session.execute(text(statement))
+        version += 1
+
+
 def open_store(study_name: str, config: StoreConfig = StoreConfig()) -> StudyStore:
     """Open (and on first use create) the database of `study_name`, checking the schema version."""
     url = resolve_url(study_name, config.url)
@@ -305,6 +344,9 @@ def open_store(study_name: str, config: StoreConfig = StoreConfig()) -> StudySto
             version = session.get(MetaRow, "schema_version")
             if version is None:
                 session.add(MetaRow(key="schema_version", value=str(SCHEMA_VERSION)))
+            elif int(version.value) in _UPGRADES:
+                _upgrade(session, int(version.value))
+                version.value = str(SCHEMA_VERSION)
             elif int(version.value) != SCHEMA_VERSION:
                 raise StudyStoreError(
                     f"{store.url} has study schema version {version.value}; this AspectNav reads version {SCHEMA_VERSION}."

@@ -123,3 +123,72 @@ def test_not_you_starts_over_and_keeps_the_first_participants_answers(study_env)
     other.text_input(key="study_resume_code").input(first)
     other.button(key="study_resume").click().run()
     assert "Task 2 of 3" in other.get("progress")[0].proto.text
+
+
+PROLIFIC_IDS = {"PROLIFIC_PID": "5f1a2b3c4d5e6f7a8b9c0d1e", "STUDY_ID": "60aa11bb22cc33dd44ee55ff",
+                "SESSION_ID": "sess0123456789"}
+
+
+@pytest.fixture
+def prolific_env(tmp_path, monkeypatch):
+    from tests.study.test_platform import PROLIFIC
+
+    store_corpus(tiny_corpus())
+    completion_only = {key: value for key, value in PROLIFIC.items() if not key.startswith("screen_out")}
+    monkeypatch.setenv("ASPECTNAV_STUDY", str(write_tiny_study(tmp_path, tasks=tiny_study_tasks(),
+                                                               platform=completion_only)))
+    monkeypatch.setenv("ASPECTNAV_STUDY_DB", f"sqlite:///{tmp_path / 'page.sqlite'}")
+
+
+def tiny_study_tasks():
+    from study.synthetic import TINY_STUDY
+
+    return TINY_STUDY["tasks"][:1]
+
+
+def arrive(ids: dict) -> AppTest:
+    at = AppTest.from_file(ENTRY, default_timeout=30)
+    for name, value in ids.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_prolific_participant_is_kept_by_id_the_ids_leave_the_url_and_the_end_returns_the_code(prolific_env):
+    at = arrive({**PROLIFIC_IDS, "lang": "en"})
+    assert "PROLIFIC_PID" in at.query_params  # kept until the participant exists
+    at.checkbox(key="study_consent").check().run()
+    at.button(key="study_start").click().run()
+    code = at.session_state["study_code"]
+    assert dict(at.query_params) == {"lang": "en"}  # the ids are out of the address bar, the rest stays
+
+    again = arrive(PROLIFIC_IDS)  # Prolific opens the study again: the same participant, no second consent
+    assert again.session_state["study_code"] == code
+    assert any("Welcome back" in info.value for info in again.info)
+    rank(again, FIRST_FIVE)
+    assert "thank you" in again.success[0].value
+    assert "C1OK2345" in shown_text(again)
+    link = again.get("link_button")[0].proto
+    assert link.url == "https://app.prolific.com/submissions/complete?cc=C1OK2345"
+
+
+def test_a_malformed_prolific_id_is_refused_on_the_page(prolific_env):
+    at = arrive({"PROLIFIC_PID": "x y<z>"})
+    assert "malformed PROLIFIC_PID" in at.error[0].value
+
+
+def test_picks_survive_a_new_session_as_a_reload_makes_one(study_env):
+    at = open_page()
+    at.checkbox(key="study_consent").check().run()
+    at.button(key="study_start").click().run()
+    code = at.session_state["study_code"]
+    for index in (3, 1):
+        pick_buttons(at)[index].click().run()
+    at.button(key="study_undo").click().run()
+    pick_buttons(at)[0].click().run()
+    reloaded = open_page()  # a reload is a new session; here the code is typed, in the browser the cookie carries it
+    reloaded.text_input(key="study_resume_code").input(code)
+    reloaded.button(key="study_resume").click().run()
+    labels = [b.label for b in pick_buttons(reloaded)]
+    assert labels[3] == "Ranked #1" and labels[0] == "Ranked #2" and labels[1] == "Pick as #3"

@@ -123,14 +123,15 @@ def test_a_participant_ranks_by_clicking_reloads_and_finishes(study_env, tmp_pat
         wait(driver, lambda d: "Task 2 of 2" in body(d))
         idle(driver)
 
-        # A reload keeps the place: same participant, task 2, and the code never entered the URL.
+        # A reload keeps the place and the picks so far: same participant, task 2, rank 1 still taken, and
+        # the code never entered the URL.
         pick(driver, 1)
         driver.refresh()
-        wait(driver, lambda d: "Welcome back" in body(d) and "Task 2 of 2" in body(d))
+        wait(driver, lambda d: "Welcome back" in body(d) and "Task 2 of 2" in body(d) and "Ranked #1" in body(d))
         assert code not in driver.current_url and code in body(driver)
         idle(driver)
         shot(driver, "study_reloaded.png")
-        for rank in range(1, 6):
+        for rank in range(2, 6):
             pick(driver, rank)
         click_button(driver, "Save and continue")
         wait(driver, lambda d: "All tasks are done" in body(d))

@@ -55,7 +55,7 @@ def test_wrong_then_right_password(answered_study, monkeypatch):
     metrics = {m.label: m.value for m in at.metric}
     assert metrics == {"Participants started": "3", "Finished": "3", "Answers": "9"}
     assert len(at.get("plotly_chart")) == 3  # country, occupation, all
-    assert len(at.get("download_button")) == 3
+    assert len(at.get("download_button")) == 4  # summary, answers, report, codebook
     at.radio(key="study_unranked").set_value("mid").run()
     assert not at.exception
 

@@ -156,3 +156,20 @@ def test_a_check_article_is_shown_among_the_candidates_credited_to_the_check(tmp
     assert [c.sources for c in gold.candidates if c.id == "a04"] == [("check:gold",)]
     assert all(a.seconds is not None and a.seconds >= 0 for a in stored.answers)
     assert stored.participants[0].task_order == study.task_order_rows[0]
+
+
+def test_picks_are_kept_as_they_are_clicked_and_come_back_on_another_device(flow):
+    from study.sessions import InvalidRankingError
+
+    code = flow.start()
+    screen = flow.next_task(code)
+    assert screen.draft == ()
+    ids = [c.id for c in screen.candidates]
+    flow.save_draft(code, screen.task_id, ids[2:4])
+    assert flow.next_task(code).draft == tuple(ids[2:4])  # a reload, or the code typed elsewhere
+    for bad in ([ids[0], ids[0]], ["not-shown"], ids[: screen.rank_depth + 1]):
+        with pytest.raises(InvalidRankingError):
+            flow.save_draft(code, screen.task_id, bad)
+    assert flow.next_task(code).draft == tuple(ids[2:4])  # a refused draft changes nothing
+    flow.submit(code, screen.task_id, ids[: screen.rank_depth])
+    assert flow.next_task(code).draft == ()  # the next task starts empty

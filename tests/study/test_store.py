@@ -2,8 +2,11 @@
 schema version, refusals."""
 from __future__ import annotations
 
+import json
 import threading
 import time
+
+from pathlib import Path
 
 import pytest
 from sqlalchemy import text
@@ -115,3 +118,24 @@ def test_codes_are_bound_parameters_not_sql(flow, store):
             flow.progress(hostile)
     with store.reading() as session:
         assert session.execute(text("SELECT count(*) FROM answers")).scalar() == 0
+
+
+def test_a_version_1_database_is_upgraded_in_place_keeping_its_participants(tmp_path, study, corpus):
+    import sqlite3
+
+    from study.sessions import open_flow
+    from study.store import Outcome
+    from study.synthetic import SyntheticProvider
+
+    path = tmp_path / "v1.sqlite"
+    with sqlite3.connect(path) as connection:
+        connection.executescript((Path(__file__).parent / "schema_v1.sql").read_text())
+        connection.execute("INSERT INTO studies VALUES (1, ?, ?, ?, '2026-01-01 00:00:00')",
+                           (study.name, study.fingerprint(), json.dumps(study.to_dict())))
+        connection.execute("INSERT INTO participants VALUES (1, 1, 'AAAA-BBBB-CCCC', 7, '[]', '2026-01-01 00:00:00', "
+                           "'2026-01-01 00:10:00')")
+    store = open_store(study.name, StoreConfig(url=f"sqlite:///{path}"))
+    assert store.schema_version() == SCHEMA_VERSION
+    flow = open_flow(study, store, SyntheticProvider(corpus), corpus)
+    assert flow.status("AAAA-BBBB-CCCC").outcome is Outcome.COMPLETED
+    assert flow.next_task(flow.start()) is not None

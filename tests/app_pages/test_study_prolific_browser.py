@@ -1,0 +1,170 @@
+"""A Prolific study end to end in headless Chromium, against a local recording server standing in for
+Prolific: a participant who arrives with the three ids ranks, the ids leave the address bar, and the browser
+lands on the completion URL with the completion code; a second fails the attention item and lands on the
+screen-out URL with the screen-out code; a third abandons, and once the declared timeout passes their
+Latin-square row goes to the next arrival. Screenshots: test-artifacts/study_prolific_*.png."""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.app_pages.test_study_browser import ENTRY, body, click_button, label, serve, study_env  # noqa: F401 - a fixture
+from tests.browser import chromium, idle, shot, wait
+
+pytestmark = pytest.mark.slow
+ATTENTION_ARTICLE = "a05"  # Article 05
+REASSIGN_MINUTES = 0.1  # 6 s: long enough for a participant to start, short enough to wait out
+
+
+class Recorder(BaseHTTPRequestHandler):
+    """Prolific's side: records each request's path and query, answers with a page that names them."""
+
+    seen: list[tuple[str, dict]] = []
+
+    def do_GET(self):  # noqa: N802 - the http.server name
+        parts = urlsplit(self.path)
+        self.seen.append((parts.path, parse_qs(parts.query)))
+        page = f"<html><body><h1>Recording server</h1><p>{parts.path} received code {parse_qs(parts.query)}</p>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write(page.replace("'", "").encode())
+
+    def log_message(self, *args):
+        pass
+
+
+@contextmanager
+def recording_server():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    Recorder.seen = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def prolific_study(home: Path, recorder: str) -> Path:
+    from study.synthetic import write_tiny_study
+
+    return write_tiny_study(
+        home,
+        defaults={"rank_depth": 2},
+        design={"order": "balanced_latin_square", "reassign_after_minutes": REASSIGN_MINUTES},
+        exclusions=[{"rule": "failed_attention"}],
+        platform={"kind": "prolific", "completion_url": f"{recorder}/submissions/complete",
+                  "completion_code": "C1OK2345", "screen_out_url": f"{recorder}/submissions/complete",
+                  "screen_out_code": "CSCREEN9"},
+        tasks=[{"id": "country-france", "aspect": "country", "label": "France", "seed": "Article 00",
+                "goal": "Learn about France"},
+               {"id": "attention", "aspect": "occupation", "label": "painter", "seed": "Article 01",
+                "goal": "To show you are reading, rank “Article 05” first.",
+                "check": {"kind": "attention", "rank_first": "Article 05"}}])
+
+
+def ids_of(n: int) -> dict[str, str]:
+    return {"PROLIFIC_PID": f"5f1a2b3c4d5e6f7a8b9c0d{n:02d}", "STUDY_ID": "60aa11bb22cc33dd44ee55ff",
+            "SESSION_ID": f"session{n:04d}"}
+
+
+def arrive(driver, url: str, ids: dict) -> None:
+    driver.get(url + "?" + "&".join(f"{k}={v}" for k, v in ids.items()))
+    wait(driver, lambda d: "I have read this and agree" in body(d))
+    driver.find_element("xpath", "//label[contains(., 'I have read this and agree')]").click()
+    click_button(driver, "Start")
+    wait(driver, lambda d: "Task 1 of 2" in body(d) and "Pick as #1" in body(d))
+    wait(driver, lambda d: "PROLIFIC_PID" not in d.current_url, message="the ids stayed in the address bar")
+
+
+def rank_task(driver, attentive: bool) -> None:
+    """Rank 2 articles; on the attention item an attentive participant picks Article 05 first."""
+    wait(driver, lambda d: "Pick as #1" in body(d))
+    is_attention = "rank “Article 05” first" in body(driver)
+    cards = driver.find_elements("css selector", f'[class*="st-key-study_pick_"][class*="_{ATTENTION_ARTICLE}"] button')
+    if is_attention and attentive:
+        cards[0].click()
+        wait(driver, lambda d: "Ranked #1" in body(d))
+    for rank in range(1 + (is_attention and attentive), 3):
+        offered = wait(driver, lambda d: [b for b in d.find_elements("css selector", "button")
+                                          if label(b) == f"Pick as #{rank}" and b.is_enabled()
+                                          and not (cards and b == cards[0])])
+        offered[0].click()
+        wait(driver, lambda d: f"Ranked #{rank}" in body(d))
+    click_button(driver, "Save and continue")
+
+
+def landed(driver, recorder: str, code: str) -> None:
+    wait(driver, lambda d: d.current_url.startswith(recorder), timeout=30, message="no redirect to Prolific")
+    wait(driver, lambda d: "Recording server" in body(d))
+    assert ("/submissions/complete", {"cc": [code]}) in Recorder.seen
+
+
+def task_order(db_url: str, platform_id: str) -> list[str]:
+    from sqlalchemy import select
+
+    from study.store import ParticipantRow, StoreConfig, open_store
+
+    store = open_store("tiny_study", StoreConfig(url=db_url))
+    with store.reading() as session:
+        return json.loads(session.scalars(select(ParticipantRow.task_order)
+                                          .where(ParticipantRow.platform_id == platform_id)).one())
+
+
+def test_prolific_participants_complete_are_screened_out_and_abandon(study_env, tmp_path):
+    from study.report import load_answers
+    from study.store import StoreConfig, open_store
+
+    home, db_url = Path(study_env["ASPECTNAV_HOME"]), study_env["ASPECTNAV_STUDY_DB"]
+    with recording_server() as recorder:
+        env = {**study_env, "ASPECTNAV_STUDY": str(prolific_study(home, recorder))}
+        with serve(ENTRY, env, "study_prolific_streamlit.log") as url:
+            with chromium(tmp_path / "p1") as driver:  # 1. completes
+                driver.set_window_size(1600, 1100)
+                arrive(driver, url, ids_of(1))
+                idle(driver)
+                shot(driver, "study_prolific_task.png")
+                rank_task(driver, attentive=True)
+                wait(driver, lambda d: "Task 2 of 2" in body(d))
+                rank_task(driver, attentive=True)
+                wait(driver, lambda d: "Your completion code is C1OK2345" in body(d))
+                shot(driver, "study_prolific_completed.png")
+                landed(driver, recorder, "C1OK2345")
+                shot(driver, "study_prolific_returned.png")
+
+            with chromium(tmp_path / "p2") as driver:  # 2. fails the attention item
+                driver.set_window_size(1600, 1100)
+                arrive(driver, url, ids_of(2))
+                rank_task(driver, attentive=False)
+                if "Task 2 of 2" in wait(driver, lambda d: body(d) if "Task 2 of 2" in body(d) or
+                                         "screen-out code" in body(d) else None):
+                    rank_task(driver, attentive=False)
+                wait(driver, lambda d: "Your screen-out code is CSCREEN9" in body(d))
+                shot(driver, "study_prolific_screened_out.png")
+                landed(driver, recorder, "CSCREEN9")
+
+            with chromium(tmp_path / "p3") as driver:  # 3. starts and walks away
+                driver.set_window_size(1600, 1100)
+                arrive(driver, url, ids_of(3))
+            time.sleep(REASSIGN_MINUTES * 60 + 1)
+            with chromium(tmp_path / "p4") as driver:  # 4. arrives after the timeout: gets the abandoned row
+                driver.set_window_size(1600, 1100)
+                arrive(driver, url, ids_of(4))
+
+    first, second = task_order(db_url, ids_of(1)["PROLIFIC_PID"]), task_order(db_url, ids_of(2)["PROLIFIC_PID"])
+    third, fourth = task_order(db_url, ids_of(3)["PROLIFIC_PID"]), task_order(db_url, ids_of(4)["PROLIFIC_PID"])
+    assert first != second  # the two rows of the square
+    assert third == second  # participant 2 was screened out: their row went back to the pool
+    assert fourth == third  # participant 3 abandoned: after the timeout their row is reused, not participant 1's
+    stored = load_answers(open_store("tiny_study", StoreConfig(url=db_url)))
+    assert [p.outcome for p in stored.participants] == ["completed", "screened_out", None, None]
+    assert stored.started == 4 and len(stored.answers) in (3, 4)
