@@ -74,3 +74,24 @@ def browser(tmp_path_factory):
     with chromium(tmp_path_factory.mktemp("chromium-profile")) as driver:
         driver.set_window_size(1600, 1343)
         yield driver
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """One local Ray (2 CPUs) for the whole run, the cluster `--engine ray` encodes on in tests; its workers import
+    this checkout (PYTHONPATH). Skipped where Ray is not installed; under CI, which installs it, that fails."""
+    import os
+    from pathlib import Path
+
+    try:
+        import ray
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("Ray is not installed under CI, which installs the [ray] extra (.ci/run)")
+        pytest.skip("Ray is not installed: pip install -e '.[ray]'")
+    checkout = str(Path(__file__).resolve().parent.parent)
+    paths = [checkout] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 * 1024 ** 2,
+             runtime_env={"env_vars": {"PYTHONPATH": os.pathsep.join(paths), "HF_HUB_OFFLINE": "1"}})
+    yield ray
+    ray.shutdown()

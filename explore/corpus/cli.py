@@ -31,6 +31,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.add_argument("--force", action="store_true", help="replace an existing corpus of that name")
     imp.set_defaults(func=_import)
 
+    dump = commands.add_parser(
+        "import-dump", help="import a Wikimedia CirrusSearch content dump (*-cirrussearch-content.json.gz), streaming",
+        description="Read a CirrusSearch content dump page by page (gzip, bz2 or plain NDJSON): lead = opening_text, "
+                    "links = outgoing_link between kept articles, aliases = redirects, id = the Wikidata item. "
+                    "Memory grows with the articles kept, not the dump. Records that are not articles (other "
+                    "namespaces, no lead, bad lines, duplicate titles) are skipped and counted, file and line given. "
+                    "Killed, the same command goes on from its last checkpoint.")
+    dump.add_argument("file", type=Path)
+    dump.add_argument("--name", type=name_argument("corpus"),
+                      help="name to store the corpus under (default: the wiki the file is named after, e.g. enwiki)")
+    dump.add_argument("--top", type=int, metavar="N", help="keep the N articles with the highest popularity_score")
+    dump.add_argument("--batch-size", type=int, default=10_000, metavar="ROWS",
+                      help="articles per written batch and checkpoint (default 10000)")
+    dump.add_argument("--force", action="store_true", help="replace an existing corpus of that name")
+    dump.set_defaults(func=_import_dump)
+
     attach = commands.add_parser("attach-aspect", help="add an aspect to a stored corpus from id,label rows",
                                  description="Label a new aspect from a CSV file with an `id,label` header or a JSONL "
                                              "file of {\"id\": ..., \"label\": ...} objects (several rows give an "
@@ -70,6 +86,26 @@ def _import(args) -> int:
         raise AspectNavError(f"A corpus named {args.name!r} exists; pass --force to replace it.")
     path = store_corpus(corpus)
     print(f"Imported {len(corpus)} articles into {args.name!r} -> {path}")
+    for note in report.notes():
+        print(note)
+    return 0
+
+
+def _import_dump(args) -> int:
+    from explore.corpus.dump_import import finish_import, import_dump
+    from explore.errors import AspectNavError
+    from explore.names import check_name
+
+    name = args.name or check_name(args.file.name.split("-", 1)[0].split(".", 1)[0], "corpus")
+    if (corpus_path(name) / "corpus.json").exists() and not args.force:  # before hours of reading, not after
+        raise AspectNavError(f"A corpus named {name!r} exists; pass --force to replace it (or --name another).")
+    if args.batch_size < 1:
+        raise AspectNavError(f"--batch-size must be at least 1, not {args.batch_size}.")
+    corpus, report = import_dump(args.file, name, args.top, batch_size=args.batch_size)
+    path = store_corpus(corpus)
+    finish_import(name)
+    print(f"Imported {len(corpus)} articles into {name!r} in {report.seconds:.3g} s "
+          f"({len(corpus) / max(report.seconds, 1e-9):,.0f} articles/s) -> {path}")
     for note in report.notes():
         print(note)
     return 0

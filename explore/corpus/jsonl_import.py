@@ -80,11 +80,18 @@ def _fail(path: Path, line: int, field: str | None, message: str):
     raise CorpusFormatError(f"{where}: {message}")
 
 
-def _parse_line(path: Path, number: int, raw: str) -> ArticleLine:
+def parse_json_line(path: Path, number: int, raw: str | bytes) -> object:
+    """One line's JSON value; not JSON -> CorpusFormatError naming the file, line and column."""
     try:
-        record = json.loads(raw)
+        return json.loads(raw)
     except json.JSONDecodeError as exc:
         _fail(path, number, None, f"not valid JSON ({exc.msg} at column {exc.colno})")
+    except UnicodeDecodeError as exc:
+        _fail(path, number, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+
+
+def validate_article(path: Path, number: int, record: object) -> ArticleLine:
+    """One article's fields checked; a refusal names the file, line and every field at fault (every importer's words)."""
     try:
         return ArticleLine.model_validate(record)
     except ValidationError as error:
@@ -92,6 +99,10 @@ def _parse_line(path: Path, number: int, raw: str) -> ArticleLine:
     if not found[0].field:
         _fail(path, number, None, f"expected a JSON object, got {type(record).__name__}")
     raise CorpusFormatError(f"{path}, line {number}, " + "; ".join(map(field_problem, found)))
+
+
+def _parse_line(path: Path, number: int, raw: str) -> ArticleLine:
+    return validate_article(path, number, parse_json_line(path, number, raw))
 
 
 def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:

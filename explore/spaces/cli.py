@@ -9,6 +9,7 @@ from explore.encoders.backend import BACKEND_ENV, EncoderBackend
 from explore.encoders.backend import choices as backend_choices
 from explore.encoders.precision import PRECISION_ENV, Precision
 from explore.encoders.precision import choices as precision_choices
+from explore.encoders.ray_encoder import EncodeEngine
 from explore.names import name_argument
 
 
@@ -37,6 +38,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="compute precision (default auto: bf16 where the CPU or GPU has it natively and the "
                             "vectors match fp32); int8 only on request (onnx), its nn@10 overlap with fp32 is printed. "
                             "Giving it re-encodes the space")
+    build.add_argument("--engine", choices=[str(e) for e in EncodeEngine], default=None,
+                       help="what runs the encode: local (default, this process) or ray (Ray Data over an actor pool "
+                            "on a Ray cluster; pip install -e '.[ray]'). Giving it re-encodes the space")
+    build.add_argument("--address", default=None,
+                       help="with --engine ray: the cluster (auto: the one this machine joined with `ray start`; "
+                            "ray://HOST:10001: a remote one); default: a local Ray started for this build")
+    build.add_argument("--workers", type=int, default=None,
+                       help="with --engine ray: encoder actors (default: one per GPU, else one per two CPUs)")
     build.set_defaults(func=_build)
 
 
@@ -63,9 +72,11 @@ def _build(args) -> int:
     from explore.spaces.registry import DEFAULT_SPACES
 
     _use_encoder_settings(args.backend, args.precision)
+    engine = _engine(args)
     registry = spaces_for(open_corpus(args.corpus))
+    registry.engine = engine
     start = time.perf_counter()
-    asked_compute = args.backend is not None or args.precision is not None
+    asked_compute = args.backend is not None or args.precision is not None or args.engine is not None
     if args.encoder or args.force or asked_compute or args.name not in registry.names():
         known = DEFAULT_SPACES.get(args.name)
         kind = args.kind or (known.kind if known else "aspect")
@@ -82,6 +93,21 @@ def _build(args) -> int:
         size = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
         print(f"shipped -> {path} ({size / 1e6:.1f} MB)")
     return 0
+
+
+def _engine(args):
+    """None for a local encode; for --engine ray a wrapper that hands the encoder to Ray (Ray checked now)."""
+    from explore.errors import AspectNavError
+
+    engine = EncodeEngine.parse(args.engine)
+    if engine is EncodeEngine.LOCAL:
+        if args.address or args.workers:
+            raise AspectNavError("--address and --workers go with --engine ray.")
+        return None
+    from explore.encoders.ray_encoder import RayEncoder, require_ray
+
+    require_ray()
+    return lambda encoder: RayEncoder(encoder, address=args.address, workers=args.workers)
 
 
 def _use_encoder_settings(backend: str | None, precision: str | None) -> None:

@@ -27,7 +27,9 @@ from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, che
                                   copy_training_record, load_space, read_manifest, save_space)
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
-    from explore.encoders.encoder import EncodeProgress
+    from collections.abc import Callable
+
+    from explore.encoders.encoder import EncodeProgress, Encoder
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +60,9 @@ class SpaceRegistry:
     """The spaces of one corpus. `open(name)` returns a verified space (rebuilding if it must)."""
 
     def __init__(self, corpus: Corpus, home: Path | None = None, shipped: Path | None = None,
-                 progress: "bool | EncodeProgress" = True):
+                 progress: "bool | EncodeProgress" = True, engine: "Callable[[Encoder], Encoder] | None" = None):
         self.corpus = corpus
+        self.engine = engine  # wraps the transformer that encodes (e.g. RayEncoder); None: encode in this process
         self.home = Path(home) if home is not None else spaces_dir() / corpus.name
         self.shipped = Path(shipped) if shipped is not None else SHIPPED_SPACES_DIR / corpus.name
         self.progress = progress
@@ -202,6 +205,8 @@ class SpaceRegistry:
 
         check_space_name(definition.name)
         encoder = load_encoder(definition.encoder, base_dir=definition.base_dir)
+        if self.engine is not None and not isinstance(encoder, HeadEncoder):  # a head projects its base, built so
+            encoder = self.engine(encoder)
         space = Space(definition.name, definition.kind, str(encoder.spec), definition.aspects)
         base = self._base_space(encoder.base, definition.name, encode) if isinstance(encoder, HeadEncoder) else None
         if base is None and not encode:

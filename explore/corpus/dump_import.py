@@ -1,0 +1,337 @@
+"""Import a CirrusSearch dump into a corpus, streaming: memory grows with the articles kept, never with the dump.
+
+With `top`, a first pass keeps only (popularity, line) of the best `top` pages in a heap; the second pass writes
+the pages kept in batches of Parquet rows. A checkpoint after each batch (the line reached, the heap, the counts)
+lets a killed import go on where it stopped when the same command runs again. Links are resolved to titles and
+redirects of the kept articles only at the end, so a link to an article past the cut is dropped, never dangling.
+"""
+from __future__ import annotations
+
+import hashlib
+import heapq
+import json
+import shutil
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from explore.atomic_files import file_written_atomically
+from explore.corpus.cirrus_dump import DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records
+from explore.corpus.model import Article, Corpus, Provenance
+from explore.errors import AspectNavError, CorpusFormatError
+from explore.names import check_name
+from explore.settings import data_home
+
+BATCH_SIZE = 10_000
+EXAMPLES_KEPT = 10
+CHECKPOINT_FILE = "checkpoint.json"
+_HEAP_FILE = "heap.npy"
+_ROWS = pa.schema([("line", pa.int64()), ("id", pa.string()), ("title", pa.string()), ("text", pa.string()),
+                   ("url", pa.string()), ("links", pa.list_(pa.string())), ("aliases", pa.list_(pa.string()))])
+
+
+@dataclass
+class DumpCheckpoint:
+    """How far an import of one dump got. `dump` identifies the file (path, size, mtime): a checkpoint of
+    another file or another `top` is never resumed."""
+
+    dump: dict
+    top: int | None
+    phase: str = "choose"  # "choose" (the --top pass), then "collect"
+    line: int = 0  # lines of the dump done in this phase
+    parts: int = 0  # Parquet batches written by "collect"
+    skipped: dict[str, int] = field(default_factory=dict)  # SkipReason name -> records
+    examples: list[str] = field(default_factory=list)  # the first skips, file, line and reason
+
+
+@dataclass(frozen=True)
+class DumpImportReport:
+    """What the import kept and left out, and why."""
+
+    articles: int
+    skipped: dict[str, int]
+    examples: tuple[str, ...]
+    links_kept: int
+    links_dropped: int
+    resumed_from: str = ""  # where an interrupted import went on, e.g. "line 1200 of the import pass"
+    seconds: float = 0.0
+
+    def notes(self) -> list[str]:
+        notes = []
+        if self.resumed_from:
+            notes.append(f"Resumed an interrupted import at {self.resumed_from}.")
+        if self.skipped:
+            total = sum(self.skipped.values())
+            parts = ", ".join(f"{n} {SkipReason[name]}" for name, n in sorted(self.skipped.items(), key=lambda kv: -kv[1]))
+            notes.append(f"Skipped {total} record{'s' if total != 1 else ''}: {parts}. First:")
+            notes.extend(f"  {example}" for example in self.examples)
+        notes.append(f"Kept {self.links_kept} links between kept articles; dropped {self.links_dropped} to pages "
+                     f"not in the corpus (other namespaces, redirects to them, or past --top).")
+        return notes
+
+
+def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: int = BATCH_SIZE,
+                progress: bool | None = None, progress_file: TextIO | None = None,
+                on_checkpoint: Callable[[DumpCheckpoint], None] | None = None) -> tuple[Corpus, DumpImportReport]:
+    """Read the dump at `path` into a corpus named `name` (the `top` most popular articles, if given), resuming a
+    checkpoint of the same dump and `top`. The caller stores the corpus, then calls `finish_import(name)`."""
+    path = Path(path)
+    check_name(name, "corpus")
+    if top is not None and top < 1:
+        raise AspectNavError(f"--top must be at least 1, not {top}.")
+    started = time.perf_counter()
+    work = work_dir(name)
+    checkpoint = _resumable(work, path, top)
+    resumed_from = ""
+    if checkpoint.line or checkpoint.parts or (checkpoint.phase == "collect" and top is not None):
+        stage = "the --top pass" if checkpoint.phase == "choose" else "the import pass"
+        resumed_from = f"line {checkpoint.line} of {stage}"
+    _save_checkpoint(work, checkpoint)
+    bar = _Progress(path, progress, progress_file)
+    chosen: set[int] | None = None
+    if top is not None:
+        if checkpoint.phase == "choose":
+            _choose(path, top, work, checkpoint, batch_size, bar, on_checkpoint)
+        chosen = set(np.load(work / _HEAP_FILE)[:, 1].astype(np.int64).tolist()) if (work / _HEAP_FILE).exists() else set()
+    _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint)
+    bar.close()
+    corpus, kept, dropped = _assemble(path, name, top, work)
+    if not len(corpus):
+        raise CorpusFormatError(f"{path}: no articles (every record was skipped: "
+                                f"{', '.join(checkpoint.examples[:3]) or 'the file is empty'})")
+    report = DumpImportReport(len(corpus), dict(checkpoint.skipped), tuple(checkpoint.examples), kept, dropped,
+                              resumed_from, time.perf_counter() - started)
+    return corpus, report
+
+
+def work_dir(name: str) -> Path:
+    """Where an import of corpus `name` keeps its checkpoint and batches until the corpus is stored."""
+    return data_home() / "dump-imports" / check_name(name, "corpus")
+
+
+def finish_import(name: str) -> None:
+    """Forget the checkpoint and batches, once the corpus they made is stored."""
+    shutil.rmtree(work_dir(name), ignore_errors=True)
+
+
+def _identity(path: Path) -> dict:
+    stat = path.stat()
+    return {"path": str(path.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
+
+
+def _resumable(work: Path, path: Path, top: int | None) -> DumpCheckpoint:
+    """The checkpoint to go on from, or a fresh one (a stale work folder of another dump or `top` is cleared)."""
+    try:
+        identity = _identity(path)
+    except OSError as exc:
+        raise CorpusFormatError(f"{path}: cannot be read ({exc.strerror})") from exc
+    try:
+        saved = DumpCheckpoint(**json.loads((work / CHECKPOINT_FILE).read_text()))
+        if saved.dump == identity and saved.top == top:
+            return saved
+    except (OSError, ValueError, TypeError):
+        pass
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True, exist_ok=True)
+    return DumpCheckpoint(dump=identity, top=top, phase="choose" if top is not None else "collect")
+
+
+def _save_checkpoint(work: Path, checkpoint: DumpCheckpoint) -> None:
+    with file_written_atomically(work / CHECKPOINT_FILE) as staging:
+        staging.write_text(json.dumps(asdict(checkpoint)))
+
+
+def _count_skip(checkpoint: DumpCheckpoint, skip: DumpSkip) -> None:
+    checkpoint.skipped[skip.reason.name] = checkpoint.skipped.get(skip.reason.name, 0) + 1
+    if len(checkpoint.examples) < EXAMPLES_KEPT:
+        checkpoint.examples.append(skip.message)
+
+
+def _choose(path, top, work, checkpoint, batch_size, bar, on_checkpoint) -> None:
+    """First pass: the `top` pages by popularity (ties: the earlier line), as (popularity, line) in a heap."""
+    heap: list[tuple[float, int]] = []
+    if (work / _HEAP_FILE).exists():
+        heap = [(float(p), -int(line)) for p, line in np.load(work / _HEAP_FILE)]
+        heapq.heapify(heap)
+    stream, raw = open_dump(path)
+    bar.start("choosing --top", raw, checkpoint.line)
+    since = 0
+    with stream:
+        for item in read_records(path, stream, checkpoint.line):
+            if isinstance(item, int):
+                if since >= batch_size:
+                    _checkpoint_heap(work, heap, checkpoint, item, on_checkpoint)
+                    since = 0
+                bar.advance(item)
+                continue
+            since += 1
+            if isinstance(item, DumpSkip):
+                _count_skip(checkpoint, item)
+                continue
+            bar.article()
+            entry = (item.popularity, -item.line)
+            if len(heap) < top:
+                heapq.heappush(heap, entry)
+            elif entry > heap[0]:
+                heapq.heapreplace(heap, entry)
+    _checkpoint_heap(work, heap, checkpoint, None, on_checkpoint)
+
+
+def _checkpoint_heap(work, heap, checkpoint, line, on_checkpoint) -> None:
+    rows = np.array([(p, -negative_line) for p, negative_line in heap], dtype=np.float64).reshape(-1, 2)
+    with file_written_atomically(work / _HEAP_FILE, suffix=".npy") as staging:
+        np.save(staging, rows)
+    if line is None:
+        checkpoint.phase, checkpoint.line = "collect", 0
+    else:
+        checkpoint.line = line
+    _save_checkpoint(work, checkpoint)
+    if on_checkpoint:
+        on_checkpoint(checkpoint)
+
+
+def _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> None:
+    """Second pass: the kept pages in Parquet batches; a title or id seen before is a duplicate, skipped."""
+    seen_titles: dict[str, int] = {}
+    seen_ids: dict[str, int] = {}
+    for part in _parts(work, checkpoint.parts):
+        table = pq.read_table(part, columns=["line", "id", "title"]).to_pydict()
+        for line, id_, title in zip(table["line"], table["id"], table["title"]):
+            seen_titles.setdefault(title, line)
+            seen_ids.setdefault(id_, line)
+    counts_skips = chosen is None  # with --top the first pass counted them
+    rows: list[DumpPage] = []
+    stream, raw = open_dump(path)
+    bar.start("importing", raw, checkpoint.line)
+    with stream:
+        for item in read_records(path, stream, checkpoint.line):
+            if isinstance(item, int):
+                if len(rows) >= batch_size:
+                    _write_batch(work, rows, checkpoint, item, on_checkpoint)
+                    rows = []
+                bar.advance(item)
+                continue
+            if isinstance(item, DumpSkip):
+                if counts_skips:
+                    _count_skip(checkpoint, item)
+                continue
+            if chosen is not None and item.line not in chosen:
+                continue
+            first = seen_titles.get(item.title) or seen_ids.get(item.id)
+            if first is not None:
+                what = f"title {item.title!r}" if item.title in seen_titles else f"id {item.id!r}"
+                _count_skip(checkpoint, DumpSkip(item.line, SkipReason.DUPLICATE,
+                                                 f"{path}, line {item.line}: duplicate {what} (first on line {first})"))
+                continue
+            seen_titles[item.title] = seen_ids[item.id] = item.line
+            rows.append(item)
+            bar.article()
+    if rows:
+        _write_batch(work, rows, checkpoint, None, on_checkpoint)
+
+
+def _parts(work: Path, count: int) -> list[Path]:
+    return [work / f"part-{index:05d}.parquet" for index in range(count)]
+
+
+def _write_batch(work, rows, checkpoint, line, on_checkpoint) -> None:
+    table = pa.table({
+        "line": [r.line for r in rows], "id": [r.id for r in rows], "title": [r.title for r in rows],
+        "text": [r.lead for r in rows], "url": [r.url for r in rows], "links": [list(r.links) for r in rows],
+        "aliases": [list(r.aliases) for r in rows],
+    }, schema=_ROWS)
+    with file_written_atomically(work / f"part-{checkpoint.parts:05d}.parquet", suffix=".parquet") as staging:
+        pq.write_table(table, staging)
+    checkpoint.parts += 1
+    checkpoint.line = line if line is not None else checkpoint.line
+    _save_checkpoint(work, checkpoint)
+    if on_checkpoint:
+        on_checkpoint(checkpoint)
+
+
+def _assemble(path: Path, name: str, top: int | None, work: Path) -> tuple[Corpus, int, int]:
+    """The kept articles in dump order, each link resolved through the kept titles, then their redirects."""
+    checkpoint = DumpCheckpoint(**json.loads((work / CHECKPOINT_FILE).read_text()))
+    parts = _parts(work, checkpoint.parts)
+    table = pa.concat_tables([pq.read_table(p) for p in parts]).to_pydict() if parts else \
+        {column: [] for column in _ROWS.names}
+    target: dict[str, str] = {}
+    for id_, title in zip(table["id"], table["title"]):
+        target.setdefault(normalize_title(title), id_)
+    for id_, aliases in zip(table["id"], table["aliases"]):
+        for alias in aliases:
+            target.setdefault(normalize_title(alias), id_)
+    articles, kept, dropped = [], 0, 0
+    for id_, title, text, url, links, aliases in zip(table["id"], table["title"], table["text"], table["url"],
+                                                     table["links"], table["aliases"]):
+        resolved = [target.get(normalize_title(link)) for link in links]
+        own = [to for to in dict.fromkeys(resolved) if to is not None and to != id_]
+        kept += len(own)
+        dropped += sum(1 for to in resolved if to is None)
+        articles.append(Article(id=id_, title=title.strip(), text=text.strip(), url=url, links=tuple(own),
+                                aliases=tuple(aliases)))
+    provenance = Provenance(
+        source=f"Wikipedia CirrusSearch dump {path.name}",
+        date=date.today().isoformat(),
+        links="hyperlinks" if kept else "none",
+        details={"file": str(path.resolve()), "top": str(top) if top else "all",
+                 "dump_sha256_head": _head_digest(path)},
+    )
+    return Corpus(name=name, articles=articles, provenance=provenance), kept, dropped
+
+
+def _head_digest(path: Path) -> str:
+    """A digest of the dump's first MiB: tells two dumps apart without reading tens of GB again."""
+    with path.open("rb") as handle:
+        return hashlib.sha256(handle.read(1 << 20)).hexdigest()[:16]
+
+
+class _Progress:
+    """A tqdm bar over the dump's compressed bytes (so the ETA holds for any size), articles/s beside it.
+    disable=None: drawn only on a terminal, unless asked for."""
+
+    def __init__(self, path: Path, enabled: bool | None, file: TextIO | None):
+        self.size = path.stat().st_size
+        self.enabled, self.file = enabled, file
+        self.bar = None
+        self.articles = 0
+        self._since = 0
+
+    def start(self, stage: str, raw, line: int) -> None:
+        from tqdm import tqdm
+
+        self.close()
+        self.raw, self.articles, self.began = raw, 0, time.perf_counter()
+        self.bar = tqdm(total=self.size, desc=stage, unit="B", unit_scale=True, file=self.file,
+                        disable=None if self.enabled is None else not self.enabled, mininterval=0.5)
+        if line:
+            self.bar.set_description(f"{stage} (resumed at line {line})")
+
+    def article(self) -> None:
+        self.articles += 1
+
+    def advance(self, line: int) -> None:
+        self._since += 1
+        if self.bar is None or self.bar.disable or self._since < 256:
+            return
+        self._since = 0
+        self.bar.update(self.raw.tell() - self.bar.n)
+        rate = self.articles / max(time.perf_counter() - self.began, 1e-9)
+        self.bar.set_postfix_str(f"{self.articles} articles, {rate:,.0f} articles/s", refresh=False)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            if not self.bar.disable:
+                self.bar.update(self.size - self.bar.n)
+                rate = self.articles / max(time.perf_counter() - self.began, 1e-9)
+                self.bar.set_postfix_str(f"{self.articles} articles, {rate:,.0f} articles/s", refresh=True)
+            self.bar.close()
+            self.bar = None

@@ -1,0 +1,156 @@
+import gzip
+import io
+import json
+
+import pytest
+
+from explore.cli import main
+from explore.corpus.cirrus_dump import SkipReason
+from explore.corpus.dump_import import import_dump, work_dir
+from explore.corpus.registry import open_corpus
+from tests.cirrus_dump_fixture import BAD_JSON_LINE, write_dump
+
+ARTICLES = 300
+
+
+@pytest.fixture(scope="module")
+def dump(vital_corpus, tmp_path_factory):
+    """300 vital leads as a real-format content dump, with 6 of each odd record."""
+    return write_dump(tmp_path_factory.mktemp("dump") / "enwiki-20240501-cirrussearch-content.json.gz",
+                      vital_corpus.articles[:ARTICLES])
+
+
+def expected_id(dump, article):
+    return dump.qids.get(article.id) or f"page-{1000 + dump.articles.index(article)}"
+
+
+def expected_links(dump, article, kept):
+    ids = {a.id: expected_id(dump, a) for a in kept}
+    return tuple(dict.fromkeys(ids[link] for link in article.links if link in ids and link != article.id))
+
+
+def line_of(path, text):
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        return next(number for number, line in enumerate(lines, start=1) if line.rstrip("\n") == text)
+
+
+def test_every_article_kept_with_lead_links_aliases_and_wikidata_id(dump):
+    corpus, report = import_dump(dump.path, "dumped")
+    assert len(corpus) == ARTICLES
+    assert [a.title for a in corpus] == [a.title for a in dump.articles]  # dump order
+    for article in dump.articles:
+        got = corpus[expected_id(dump, article)]
+        assert got.text == article.text
+        assert got.links == expected_links(dump, article, dump.articles)
+        assert got.aliases == tuple(alias for alias in article.aliases if alias != article.title)
+        assert got.url.startswith("https://en.wikipedia.org/wiki/")
+    assert corpus.provenance.links == "hyperlinks" and corpus.from_wikipedia
+    assert report.links_kept == corpus.link_count > 0
+    # two per page: the namespace link and the page not in the dump, plus links to vital pages past the 300
+    assert report.links_dropped >= 2 * ARTICLES
+
+
+def test_odd_records_skipped_counted_and_named_by_file_and_line(dump):
+    _, report = import_dump(dump.path, "dumped")
+    blocks = len([i for i in range(ARTICLES) if i % 50 == 7])
+    assert report.skipped == {"NOT_ARTICLE": 2 * blocks, "NO_LEAD": blocks, "REDIRECTS_ONLY": blocks,
+                              "DUPLICATE": blocks, "BAD_LINE": blocks, "INVALID": blocks}
+    examples = "\n".join(report.examples)
+    bad_line = line_of(dump.path, BAD_JSON_LINE)
+    assert f"{dump.path}, line {bad_line}: not valid JSON (" in examples
+    assert f"{dump.path}, line {bad_line - 10}: namespace 1, not an article (0)" in examples
+    assert "only redirects, no article text" in examples and "no opening_text" in examples
+    first = dump.articles[7]
+    assert f"duplicate title {first.title!r} (first on line 16)" in examples
+    # the JSONL import's own words for a field of the wrong shape
+    assert f"{dump.path}, line {bad_line + 2}, field 'title': must be a non-empty string" in examples
+    notes = "\n".join(report.notes())
+    assert f"Skipped {7 * blocks} records:" in notes and "not in the article namespace" in notes
+
+
+def test_top_keeps_the_most_popular_and_only_links_between_them(dump):
+    corpus, report = import_dump(dump.path, "top", top=50)
+    ranked = sorted(dump.articles, key=lambda a: (-dump.popularity.get(a.id, 0.0), dump.articles.index(a)))
+    kept = [a for a in dump.articles if a in ranked[:50]]
+    assert [a.title for a in corpus] == [a.title for a in kept]
+    for article in kept:
+        assert corpus[expected_id(dump, article)].links == expected_links(dump, article, kept)
+    assert report.skipped["NOT_ARTICLE"] == 12  # the whole dump's odd records are counted, not only the top's
+    assert corpus.provenance.details["top"] == "50"
+
+
+class Interrupted(Exception):
+    pass
+
+
+def interrupt_after(checkpoints):
+    seen = []
+
+    def hook(checkpoint):
+        seen.append(checkpoint.line)
+        if len(seen) == checkpoints:
+            raise Interrupted
+
+    return hook
+
+
+@pytest.mark.parametrize("top, checkpoints", [(None, 3), (120, 2), (120, 6)])
+def test_resumes_after_an_interruption_with_nothing_lost_or_counted_twice(dump, top, checkpoints):
+    whole, whole_report = import_dump(dump.path, "whole", top)
+    with pytest.raises(Interrupted):
+        import_dump(dump.path, "resumed", top, batch_size=40, on_checkpoint=interrupt_after(checkpoints))
+    assert (work_dir("resumed") / "checkpoint.json").exists()
+    resumed, report = import_dump(dump.path, "resumed", top, batch_size=40)
+    assert report.resumed_from.startswith("line ")
+    assert [(a.id, a.links, a.aliases) for a in resumed] == [(a.id, a.links, a.aliases) for a in whole]
+    assert resumed.content_hash == whole.content_hash
+    assert report.skipped == whole_report.skipped and report.links_kept == whole_report.links_kept
+    assert "Resumed an interrupted import at line" in "\n".join(report.notes())
+
+
+def test_a_checkpoint_of_another_top_starts_over(dump):
+    with pytest.raises(Interrupted):
+        import_dump(dump.path, "again", 100, batch_size=40, on_checkpoint=interrupt_after(2))
+    corpus, report = import_dump(dump.path, "again")
+    assert len(corpus) == ARTICLES and report.resumed_from == ""
+
+
+def test_progress_shows_articles_per_second(dump):
+    out = io.StringIO()
+    import_dump(dump.path, "shown", 100, progress=True, progress_file=out)
+    text = out.getvalue()
+    assert "articles/s" in text and "choosing --top" in text and "importing" in text
+
+
+def test_cli_imports_stores_and_tidies_up(dump, capsys):
+    assert main(["corpus", "import-dump", str(dump.path), "--top", "40"]) == 0
+    printed = capsys.readouterr().out
+    assert "Imported 40 articles into 'enwiki'" in printed and "articles/s" in printed
+    assert "Skipped 36 records: 12 not in the article namespace" in printed  # duplicates of pages past the cut are not met
+    assert len(open_corpus("enwiki")) == 40
+    assert not work_dir("enwiki").exists()
+    assert main(["corpus", "import-dump", str(dump.path), "--top", "40"]) == 2
+    assert "exists; pass --force" in capsys.readouterr().err
+
+
+def test_unreadable_or_empty_dump_is_a_clear_error(tmp_path, capsys):
+    assert main(["corpus", "import-dump", str(tmp_path / "missing.json.gz"), "--name", "x"]) == 2
+    assert "missing.json.gz: cannot be read" in capsys.readouterr().err
+    empty = tmp_path / "enwiki-empty.json.gz"
+    with gzip.open(empty, "wt") as out:
+        out.write(json.dumps({"index": {"_id": "1"}}) + "\n" + json.dumps({"title": "T", "namespace": 4}) + "\n")
+    assert main(["corpus", "import-dump", str(empty), "--name", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "no articles" in err and "namespace 4" in err
+
+
+def test_fixture_people_round_trip_through_a_dump(tmp_path):
+    """Not the vital leads alone: 120 people with descriptions and links, written as a dump and read back."""
+    from tests.fixture_corpora import fixture_corpus
+
+    people = fixture_corpus()
+    dumped = write_dump(tmp_path / "people.json.gz", people.articles, odd=False)
+    corpus, report = import_dump(dumped.path, "people")
+    assert [a.text for a in corpus] == [a.text for a in people] and not report.skipped
+    for article in people:
+        assert corpus[expected_id(dumped, article)].links == expected_links(dumped, article, people.articles)

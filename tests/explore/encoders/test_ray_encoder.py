@@ -1,0 +1,63 @@
+import sys
+
+import numpy as np
+import pytest
+
+from explore.cli import main
+from explore.corpus.registry import open_corpus, store_corpus
+from explore.encoders import load_encoder
+from explore.encoders.ray_encoder import EncodeEngine, RayEncoder
+from explore.errors import AspectNavError
+from explore.spaces.article_text import article_text
+from tests.fixture_corpora import fixture_corpus
+
+
+def test_engine_ray_without_ray_installed_says_how_to_install(monkeypatch, capsys):
+    store_corpus(fixture_corpus("people"))
+    monkeypatch.setitem(sys.modules, "ray", None)  # what an environment without the extra sees: ImportError
+    assert main(["spaces", "build", "--corpus", "people", "--engine", "ray"]) == 2
+    err = capsys.readouterr().err
+    assert "--engine ray needs Ray" in err and "pip install -e '.[ray]'" in err and "encoded locally" in err
+
+
+def test_ray_flags_without_the_ray_engine_are_refused(capsys):
+    store_corpus(fixture_corpus("people"))
+    assert main(["spaces", "build", "--corpus", "people", "--address", "auto"]) == 2
+    assert "go with --engine ray" in capsys.readouterr().err
+
+
+def test_engine_is_parsed_once():
+    assert EncodeEngine.parse(None) is EncodeEngine.LOCAL and str(EncodeEngine.parse("ray")) == "ray"
+    with pytest.raises(AspectNavError, match="Unknown engine 'spark'; use local or ray"):
+        EncodeEngine.parse("spark")
+
+
+@pytest.fixture(scope="module")
+def local_vectors():
+    texts = [article_text(a) for a in fixture_corpus()]
+    return texts, load_encoder("minilm").encode(texts, progress=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ray_encode_matches_a_local_encode_row_for_row(ray_cluster, local_vectors, workers):
+    texts, local = local_vectors
+    encoder = RayEncoder(load_encoder("minilm"), workers=workers, rows_per_batch=16)  # 8 batches: rows come back mixed
+    vectors = encoder.encode(texts, progress=False)
+    assert vectors.shape == local.shape and vectors.dtype == np.float32
+    assert float((vectors * local).sum(axis=1).min()) >= 0.9999
+    assert encoder.pool_ == {"workers": workers, "num_gpus": 0, "num_cpus": 2 // workers}
+    assert encoder.last_run == load_encoder("minilm").last_run  # the same backend and precision
+
+
+@pytest.mark.slow
+def test_spaces_build_engine_ray_writes_the_space_a_local_build_writes(ray_cluster, local_vectors, capsys):
+    store_corpus(fixture_corpus())
+    assert main(["spaces", "build", "--corpus", "fixture", "--engine", "ray", "--workers", "2"]) == 0
+    assert "generic: generic, encoder minilm" in capsys.readouterr().out
+    from explore.spaces import spaces_for
+
+    space = spaces_for(open_corpus("fixture")).open("generic", encode=False)  # stored and valid: no encode here
+    _, local = local_vectors
+    assert float((space.embeddings_ * local).sum(axis=1).min()) >= 0.9999
+    assert space.encoder_fingerprint_ == load_encoder("minilm").fingerprint
