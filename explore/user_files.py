@@ -123,6 +123,8 @@ class _Refused(ValueError):
 def parse_user_json(text: str, path: Path, error: ErrorType, line: int | None = None) -> Any:
     """One JSON value (a whole file, or one line `line` of a JSONL file), checked by `check_user_value`."""
     offset = (line - 1) if line else 0
+    if not text.strip():
+        raise error(f"{where(path, line)}: empty (no JSON value)")
     try:
         value = json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
     except json.JSONDecodeError as exc:
@@ -185,7 +187,8 @@ class _BoundedLoader(yaml.SafeLoader):
                 except TypeError:
                     continue  # an unhashable key: SafeConstructor refuses it with its own message
                 if duplicate:
-                    raise _Refused(f"the key {key!r} is given twice (which one is meant?)", key_node.start_mark.line + 1)
+                    raise _Refused(f"the key {key!r} is given twice (which one is meant?)",
+                                   key_node.start_mark.line + 1)
                 seen.add(key)
         return super().construct_mapping(node, deep=deep)
 

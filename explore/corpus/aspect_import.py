@@ -57,9 +57,17 @@ def _rows(path: Path) -> Iterator[tuple[int, dict]]:
             if line.strip():
                 yield number, parse_user_json(line, path, CorpusFormatError, line=number)
         return
-    reader = csv.DictReader(text for _, text in lines)
+    at = [0]  # the line being read: csv's own line_num lags behind on the line a csv.Error is raised on
+
+    def texts() -> Iterator[str]:
+        for at[0], text in lines:
+            yield text
+
+    reader = csv.DictReader(texts())
     try:
-        header = [name.strip() for name in reader.fieldnames or []]
+        if reader.fieldnames is None:
+            raise CorpusFormatError(f"{path}: no rows (an empty file)")
+        header = [name.strip() for name in reader.fieldnames]
         if header[:2] != ["id", "label"] or len(header) != 2:
             raise CorpusFormatError(f"{path}, line 1: the header must be exactly 'id,label', got {','.join(header)!r}")
         for record in reader:
@@ -68,7 +76,7 @@ def _rows(path: Path) -> Iterator[tuple[int, dict]]:
             if any(value.strip() for value in record.values()):
                 yield reader.line_num, {key.strip(): value for key, value in record.items()}
     except csv.Error as error:  # a field past csv.field_size_limit(), a quote left open at the end
-        raise CorpusFormatError(f"{path}, line {reader.line_num}: not valid CSV ({error})") from None
+        raise CorpusFormatError(f"{path}, line {at[0]}: not valid CSV ({error})") from None
 
 
 def read_label_rows(path: Path) -> list[tuple[int, LabelRow]]:
