@@ -272,3 +272,16 @@ def test_a_real_process_prints_one_line_and_no_traceback(fault, tmp_path):
                           capture_output=True, text=True, timeout=120, cwd=Path(__file__).parents[2])
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
     assert re.search(reason, done.stderr) and str(path) in done.stderr
+
+
+@pytest.mark.parametrize("command", [["study", "report"], ["study", "simulate", "--pilot"]])
+def test_a_study_database_that_is_not_one_is_refused_in_one_line(command, tmp_path, capsys):
+    """A text file given where a study database (SQLite) goes: once a `sqlalchemy.exc.DatabaseError` traceback."""
+    from explore.cli import main
+
+    path = tmp_path / "pilot.db"
+    path.write_text("not a database\n" * 100)
+    assert main([*command, str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: Cannot open the study database") and "file is not a database" in err, err
+    assert len(err.splitlines()) == 1
