@@ -107,7 +107,10 @@ def _trained_graded(space) -> bool:
 
 @functools.lru_cache(maxsize=64)
 def _graded_record(directory: str, stamp: int | None) -> bool:
-    return read_training_record(Path(directory)).get("config", {}).get("combine") == "graded"
+    try:
+        return read_training_record(Path(directory)).get("config", {}).get("combine") == "graded"
+    except AspectNavError:  # damaged since the space was opened: the registry leaves it out on the next open
+        return False
 
 
 def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:

@@ -8,7 +8,7 @@ import re
 from app_views.cards import Card
 from explore.corpus.model import Article, Corpus, is_web_address
 
-_SPECIAL = "\\`*_{}[]<>()#+-.!|$~:"
+_SPECIAL = "\\`*_{}[]<>()#+-.!|$~:="  # "=" underlines a setext heading
 # GFM turns a bare "http://…", "www.…" or "name@host.tld" into a link after the escapes are resolved;
 # an invisible word joiner (U+2060) inside each keeps it text.
 _BARE_ADDRESS = re.compile(r"(?i)https?(?=:)|www(?=\.)|@")

@@ -15,7 +15,6 @@ from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterable, Literal, Mapping
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from explore.errors import AmbiguousTitleError, AspectNavError, UnknownArticleError
@@ -23,6 +22,7 @@ from explore.names import NAME_PATTERN, NAME_RULE
 from explore.query import Kind, Query
 from explore.schema import Refusal, refusals
 from explore.settings import ASSETS_DIR
+from explore.user_files import kind_of, parse_user_json, parse_user_yaml, read_user_text
 from study.check_tasks import DECOY_MIN_REMOTENESS, Check, CheckKind, decoy_suggestions, shared_labels
 from study.exclusions import RULES, ExclusionRule
 from study.planned_effect import PlannedEffect
@@ -33,6 +33,7 @@ STUDIES_DIR = ASSETS_DIR / "studies"
 DEFAULT_STUDY = "vital_default"
 DEFAULT_SOURCES = ("links", "generic", "aspect", "union")
 MAX_CANDIDATES_PER_SOURCE = 20
+MAX_STUDY_BYTES = 1 << 20  # the shipped study is 4 kB; a study of thousands of tasks stays under it
 
 
 class StudyDefinitionError(AspectNavError):
@@ -200,11 +201,12 @@ def load_study(name_or_path: str | Path = DEFAULT_STUDY) -> StudyDefinition:
     path = study_path(name_or_path)
     if not path.exists():
         raise StudyDefinitionError(f"Study file {str(path)!r} does not exist.")
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (OSError, ValueError, yaml.YAMLError) as exc:
-        raise StudyDefinitionError(f"Study file {str(path)!r} cannot be read: {exc}") from None
+    text = read_user_text(path, StudyDefinitionError, MAX_STUDY_BYTES, what="study file")
+    read = parse_user_json if path.suffix == ".json" else parse_user_yaml
+    data = read(text, path, StudyDefinitionError)
+    if not isinstance(data, Mapping):
+        raise StudyDefinitionError(f"{path}: a study file must be a mapping with title, corpus and tasks, "
+                                   f"not {kind_of(data)}.")
     return parse_study(data, default_name=path.stem)
 
 

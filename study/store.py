@@ -35,7 +35,8 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError, ProgrammingError
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import DatabaseError as DBAPIDatabaseError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from explore.errors import AspectNavError, storage_error
@@ -351,6 +352,6 @@ def open_store(study_name: str, config: StoreConfig = StoreConfig()) -> StudySto
                 raise StudyStoreError(
                     f"{store.url} has study schema version {version.value}; this AspectNav reads version {SCHEMA_VERSION}."
                 )
-    except (OperationalError, ProgrammingError) as exc:  # unreachable, no such database, no right to create tables
+    except DBAPIDatabaseError as exc:  # unreachable, no such database, no right to create tables, not a database
         raise StudyStoreError(f"Cannot open the study database {store.url}: {exc.orig}") from None
     return store

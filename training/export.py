@@ -2,13 +2,13 @@
 and save the training record beside it."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from explore.corpus.model import Corpus
 from explore.spaces import Space, SpaceDefinition, spaces_for
 from explore.spaces.store import TRAINING_RECORD_FILE as TRAINING_RECORD
 from explore.spaces.store import read_training_record as read_record
+from explore.spaces.store import training_record_file
 from training.config import TrainingConfig
 
 SPACE_KIND = {"single": "aspect", "union": "union", "intersection": "intersection", "graded": "union"}  # graded: a union space
@@ -25,7 +25,7 @@ def export_space(config: TrainingConfig, corpus: Corpus, encoder_dir: Path, prog
 def write_training_record(space: Space, record: dict) -> Path:
     """config, seed, split, metrics, git commit and run directory, next to the space's manifest."""
     path = Path(space.directory_) / TRAINING_RECORD
-    path.write_text(json.dumps(record, indent=2, default=float))
+    path.write_text(training_record_file(record))
     return path
 
 

@@ -10,10 +10,15 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, Field, ValidationError
 
+from explore.errors import AspectNavError
+from explore.schema import field_problem, refusals
 from explore.settings import ASSETS_DIR, data_home
+from explore.user_files import kind_of, parse_user_json, read_user_text
 
 METRICS = {"precision": "P", "recall": "R", "mrr": "MRR", "map": "MAP", "ndcg": "nDCG"}  # metrics @k, short names
 # The Markdown report's two tables per pool: the ranking metrics first (what a reader of one list feels), then P/R.
@@ -118,6 +123,25 @@ def _cell(value: float | None, sd: float | None = None) -> str:
     return f"{value:.3f}" if _missing(sd) else f"{value:.3f} ± {sd:.3f}"
 
 
+class ReportFileError(AspectNavError):
+    """A file given as an evaluation report is not one; the message names the file and the reason."""
+
+
+_Figures = dict[str, dict[str, float | None]]
+
+
+class _ReportFile(BaseModel):
+    """The JSON `EvaluationReport.save` writes (extra keys, such as a later release's, are ignored)."""
+
+    corpus: str = Field("", description="a corpus name")
+    aspects: list[str] = Field([], description="a list of column names")
+    k: int = Field(10, ge=1, description="a whole number >= 1")
+    split: dict[str, Any] = Field({}, description="an object describing the split")
+    spaces: _Figures = Field({}, description="an object mapping each row to {column: figure}")
+    notes: dict[str, str] = Field({}, description="an object mapping rows to text")
+    spread: _Figures = Field({}, description="an object mapping each row to {column: sd}")
+
+
 @dataclass
 class EvaluationReport:
     """Metrics per space (rows, in order) for the aspects (columns) of one split."""
@@ -133,10 +157,17 @@ class EvaluationReport:
 
     @classmethod
     def load(cls, path: Path) -> "EvaluationReport":
-        data = json.loads(Path(path).read_text())
-        return cls(data.get("corpus", ""), list(data.get("aspects", [])), int(data.get("k", 10)),
-                   dict(data.get("split", {})), dict(data.get("spaces", {})), dict(data.get("notes", {})), Path(path),
-                   dict(data.get("spread", {})))
+        """A report written by `save` (or by hand); anything else is a ReportFileError naming the file."""
+        path = Path(path)
+        data = parse_user_json(read_user_text(path, ReportFileError, what="report"), path, ReportFileError)
+        if not isinstance(data, dict):
+            raise ReportFileError(f"{path}: not an evaluation report (a JSON object), but {kind_of(data)}")
+        try:
+            shape = _ReportFile.model_validate(data)
+        except ValidationError as error:
+            raise ReportFileError(f"{path}: not an evaluation report: "
+                                  f"{'; '.join(map(field_problem, refusals(error, _ReportFile)))}") from None
+        return cls(shape.corpus, shape.aspects, shape.k, shape.split, shape.spaces, shape.notes, path, shape.spread)
 
     @classmethod
     def mean_of(cls, reports: list["EvaluationReport"]) -> "EvaluationReport":
@@ -341,7 +372,7 @@ def find_reports(corpus: str | None = None) -> list[EvaluationReport]:
                 if directory.is_dir() else []:
             try:
                 report = EvaluationReport.load(path)
-            except (OSError, ValueError, TypeError, AttributeError):
+            except ReportFileError:
                 continue  # not a report (or half-written): skipped rather than breaking the page
             if report.spaces and (corpus is None or report.corpus == corpus):
                 reports.append(report)

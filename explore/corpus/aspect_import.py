@@ -7,7 +7,6 @@ Labels do not enter `Corpus.content_hash`, so the corpus's spaces stay valid.
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Iterator
@@ -18,6 +17,7 @@ from explore.corpus.model import Corpus
 from explore.errors import CorpusFormatError
 from explore.names import check_name
 from explore.schema import field_problem, refusals
+from explore.user_files import parse_user_json, user_lines
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 SHOWN = 5  # unknown ids named in an error before "and N more"
@@ -49,30 +49,34 @@ class AttachedAspect:
 
 
 def _rows(path: Path) -> Iterator[tuple[int, dict]]:
-    """(line number, raw record) per data row; CSV needs an `id,label` header, JSONL one object per line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise CorpusFormatError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-    except OSError as error:
-        raise CorpusFormatError(f"{path}: cannot be read ({error.strerror})") from None
+    """(line number, raw record) per data row; CSV needs an `id,label` header, JSONL one object per line.
+    Read a line at a time (explore/user_files.py bounds each line and refuses bytes that are not UTF-8 text)."""
+    lines = user_lines(path, CorpusFormatError, what="row")
     if path.suffix.lower() in (".jsonl", ".json", ".ndjson"):
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in lines:
             if line.strip():
-                try:
-                    yield number, json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise CorpusFormatError(f"{path}, line {number}: not valid JSON ({error.msg})") from None
+                yield number, parse_user_json(line, path, CorpusFormatError, line=number)
         return
-    reader = csv.DictReader(text.splitlines())
-    header = [name.strip() for name in reader.fieldnames or []]
-    if header[:2] != ["id", "label"] or len(header) != 2:
-        raise CorpusFormatError(f"{path}, line 1: the header must be exactly 'id,label', got {','.join(header)!r}")
-    for record in reader:
-        if None in record or None in record.values():
-            raise CorpusFormatError(f"{path}, line {reader.line_num}: expected 2 fields (id,label)")
-        if any(value.strip() for value in record.values()):
-            yield reader.line_num, {key.strip(): value for key, value in record.items()}
+    at = [0]  # the line being read: csv's own line_num lags behind on the line a csv.Error is raised on
+
+    def texts() -> Iterator[str]:
+        for at[0], text in lines:
+            yield text
+
+    reader = csv.DictReader(texts())
+    try:
+        if reader.fieldnames is None:
+            raise CorpusFormatError(f"{path}: no rows (an empty file)")
+        header = [name.strip() for name in reader.fieldnames]
+        if header[:2] != ["id", "label"] or len(header) != 2:
+            raise CorpusFormatError(f"{path}, line 1: the header must be exactly 'id,label', got {','.join(header)!r}")
+        for record in reader:
+            if None in record or None in record.values():
+                raise CorpusFormatError(f"{path}, line {reader.line_num}: expected 2 fields (id,label)")
+            if any(value.strip() for value in record.values()):
+                yield reader.line_num, {key.strip(): value for key, value in record.items()}
+    except csv.Error as error:  # a field past csv.field_size_limit(), a quote left open at the end
+        raise CorpusFormatError(f"{path}, line {at[0]}: not valid CSV ({error})") from None
 
 
 def read_label_rows(path: Path) -> list[tuple[int, LabelRow]]:

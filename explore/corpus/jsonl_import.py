@@ -1,7 +1,6 @@
 """Import a corpus from JSONL (one article per line), validating every field before storing."""
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -13,6 +12,7 @@ from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import CorpusFormatError
 from explore.names import NAME_PATTERN, NAME_RULE, check_name
 from explore.schema import field_problem, refusals
+from explore.user_files import parse_user_json, user_lines
 
 # One article per line; a longer line is refused before it is read whole (a 1.7 GB line once took 1.7 GB of memory).
 # Full Wikipedia articles stay well under it; AspectNav reads leads.
@@ -81,13 +81,14 @@ def _fail(path: Path, line: int, field: str | None, message: str):
 
 
 def parse_json_line(path: Path, number: int, raw: str | bytes) -> object:
-    """One line's JSON value; not JSON -> CorpusFormatError naming the file, line and column."""
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        _fail(path, number, None, f"not valid JSON ({exc.msg} at column {exc.colno})")
-    except UnicodeDecodeError as exc:
-        _fail(path, number, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    """One line's JSON value, checked as every user file is (explore/user_files.py): not UTF-8, not JSON, nested too
+    deep or a key given twice -> CorpusFormatError naming the file and line."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            _fail(path, number, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
+    return parse_user_json(raw, path, CorpusFormatError, line=number)
 
 
 def validate_article(path: Path, number: int, record: object) -> ArticleLine:
@@ -109,33 +110,22 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
     """Parse and validate the whole file; raise on the first bad line, store nothing."""
     path = Path(path)
     check_name(name, "corpus")
-    try:
-        handle = path.open("rb")  # decoded per line, so a bad byte is reported on its own line
-    except OSError as exc:
-        raise CorpusFormatError(f"{path}: cannot be read ({exc.strerror})") from exc
     records: list[tuple[int, ArticleLine]] = []
     seen: dict[str, int] = {}
     aspect_names: dict[str, tuple[str, int]] = {}  # casefolded -> first spelling and its line
-    with handle:
-        for number, raw_bytes in enumerate(iter(lambda: handle.readline(MAX_LINE_BYTES + 1), b""), start=1):
-            if len(raw_bytes) > MAX_LINE_BYTES and not raw_bytes.endswith(b"\n"):
-                _fail(path, number, None, f"longer than {MAX_LINE_BYTES >> 20} MiB, the limit for one article")
-            try:
-                raw = raw_bytes.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                _fail(path, number, None, f"not UTF-8 text ({exc.reason} at byte {exc.start})")
-            if not raw.strip():
-                continue
-            record = _parse_line(path, number, raw)
-            if record.id in seen:
-                _fail(path, number, "id", f"duplicate id {record.id!r} (first on line {seen[record.id]})")
-            seen[record.id] = number
-            for aspect in record.aspects or {}:
-                first, line = aspect_names.setdefault(aspect.casefold(), (aspect, number))
-                if first != aspect:
-                    _fail(path, number, "aspects",
-                          f"aspect {aspect!r} differs only by case from {first!r} (line {line})")
-            records.append((number, record))
+    for number, raw in user_lines(path, CorpusFormatError, MAX_LINE_BYTES, what="article"):  # a bad byte: its own line
+        if not raw.strip():
+            continue
+        record = _parse_line(path, number, raw)
+        if record.id in seen:
+            _fail(path, number, "id", f"duplicate id {record.id!r} (first on line {seen[record.id]})")
+        seen[record.id] = number
+        for aspect in record.aspects or {}:
+            first, line = aspect_names.setdefault(aspect.casefold(), (aspect, number))
+            if first != aspect:
+                _fail(path, number, "aspects",
+                      f"aspect {aspect!r} differs only by case from {first!r} (line {line})")
+        records.append((number, record))
     if not records:
         raise CorpusFormatError(f"{path}: no articles (the file is empty)")
 

@@ -24,7 +24,8 @@ from explore.settings import ASSETS_DIR, spaces_dir
 from explore.spaces.space import Space
 from explore.spaces.vector_index import SearchPlan
 from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, check_encoder_files,
-                                  copy_training_record, load_space, read_manifest, save_space)
+                                  copy_training_record, load_space, read_manifest, read_training_record,
+                                  save_space)
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
     from collections.abc import Callable
@@ -107,6 +108,7 @@ class SpaceRegistry:
             if not (directory / MANIFEST_FILE).exists():
                 continue
             self._check_shipped_head(name, directory)
+            read_training_record(directory)  # damaged: left out with the reason (a rebuild would lose the record)
             if _derived_only(directory):
                 log.info("Space %r of corpus %r ships as a projection head: projecting its base space.", name,
                          self.corpus.name)
@@ -157,10 +159,12 @@ class SpaceRegistry:
                                  ) from exc
 
     def damage(self, name: str, copy: Path) -> str | None:
-        """Why the stored copy `copy` of `name` cannot be used as it is (its shipped head fails its checksum),
-        or None: what `spaces list` shows instead of "current", so it never vouches for a space Explore leaves out."""
+        """Why the stored copy `copy` of `name` cannot be used as it is (its shipped head or its training record
+        fails its checksum), or None: what `spaces list` shows instead of "current", so it never vouches for a space
+        Explore leaves out."""
         try:
             self._check_shipped_head(name, copy)
+            read_training_record(copy)
         except AspectNavError as exc:
             return str(exc)
         return None

@@ -20,7 +20,7 @@ import numpy as np
 from explore.atomic_files import staging_directory_for, swap_directory_into_place
 from explore.corpus.model import Corpus
 from explore.errors import AspectNavError
-from explore.json_seal import seal_problem, sealed
+from explore.json_seal import SEAL_KEY, seal_problem, sealed
 from explore.spaces.article_text import TEXT_RECIPE
 from explore.spaces.space import Space
 from explore.spaces.vector_index import file_sha256
@@ -30,6 +30,7 @@ MANIFEST_FILE = "manifest.json"
 EMBEDDINGS_FILE = "embeddings.npy"
 ENCODER_DIR = "encoder"  # a projection head copied in beside the manifest (shipped head spaces)
 TRAINING_RECORD_FILE = "training.json"  # written by the training module; travels with the space when saved elsewhere
+TRAINING_RECORD_KEY = "training_record"  # the sealed envelope's one key beside the checksum
 STORED_DTYPE = "float16"
 _MANIFEST_KEYS = frozenset({"format_version", "name", "kind", "aspects", "encoder", "encoder_fingerprint", "encoder_files",
                             "precision", "backend", "corpus", "corpus_hash", "text_recipe", "search", "embeddings",
@@ -120,13 +121,43 @@ def copy_training_record(source: Path, target: Path) -> None:
         shutil.copy2(record, Path(target) / TRAINING_RECORD_FILE)
 
 
+def training_record_file(record: dict) -> str:
+    """The text of `training.json`: the record inside an envelope sealed by its checksum (explore/json_seal.py),
+    so a flipped bit in the split fingerprint or the objective cannot pass for the record training wrote."""
+    plain = json.loads(json.dumps(record, default=float))  # numpy figures as JSON numbers, as the seal reads them
+    return json.dumps(sealed({TRAINING_RECORD_KEY: plain}), indent=2)
+
+
 def read_training_record(directory: Path | None) -> dict:
-    """The training module's record beside a space ({} for a space training did not make, or an unreadable one)."""
+    """The training module's record beside a space ({} for a space training did not make). A damaged one raises
+    AspectNavError, as a damaged manifest makes a space unusable: `training evaluate` trusts its split."""
     path = Path(directory or ".") / TRAINING_RECORD_FILE
-    try:
-        return json.loads(path.read_text()) if path.is_file() else {}
-    except (OSError, ValueError):
+    if not path.is_file():
         return {}
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        problem = f"it cannot be read ({exc.__class__.__name__}: {exc})"
+    else:
+        problem = _training_record_problem(record)
+    if problem:
+        raise AspectNavError(f"Space {path.parent.name!r}: {TRAINING_RECORD_FILE} is damaged: {problem}. Train the "
+                             "space again, or delete that file to use the space without its training record.")
+    return record.get(TRAINING_RECORD_KEY, record)
+
+
+def _training_record_problem(record) -> str | None:
+    if not isinstance(record, dict):
+        return "it is not a JSON object"
+    if not set(record) & {TRAINING_RECORD_KEY, SEAL_KEY}:
+        return None  # written before records were sealed: its keys are the record's own
+    # A flip in either envelope key leaves an unknown key; a record with one of the two and not the other is damaged.
+    problem = seal_problem(record, frozenset({TRAINING_RECORD_KEY}))
+    if problem is None and not {TRAINING_RECORD_KEY, SEAL_KEY} <= set(record):
+        problem = "it lacks its record or its checksum"
+    if problem is None and not isinstance(record[TRAINING_RECORD_KEY], dict):
+        problem = "its record is not a JSON object"
+    return problem
 
 
 def read_manifest(directory: Path) -> dict:

@@ -61,3 +61,30 @@ def test_a_title_or_lead_never_becomes_a_code_block(text):
     assert not [t.type for t in tokens if t.type in ("code_block", "fence")]
     rendered = MarkdownIt("commonmark").render(escape_markdown(text))
     assert html.unescape(re.sub("<[^>]+>", "", rendered)).replace("\u2060", "").split() == text.split()
+
+
+_PLAIN_TOKENS = {"paragraph_open", "paragraph_close", "inline", "text", "softbreak", "hardbreak"}
+_STARTS = ["", " ", "   ", "    ", "\t", "\n", "\n\n"]
+_MARKS = [*"\\`*_{}[]<>()#+-.!|$~:=&\"'", "1.", "1)", "***", "---", "===", "```", "~~~", "<b>", "<!--",
+          "[x](javascript:alert(1))", "](", "![i](x)", "&amp;", "&#96;", "a|b\n-|-", "[x]: http://e.example",
+          "<http://e.example>", "\\\n", "$$x$$", ":red[x]", ":material/home:"]
+_ENDS = ["", " x", "\n===", "\n---", "\n    y", "\n> q", "\n- item"]
+
+
+def test_no_title_or_lead_renders_as_anything_but_its_text():
+    """Issue #25 item 10, as a class: every Markdown-significant mark, at the start of a line, after up to a tab of
+    indent, and followed by a setext underline, an indented line, a quote or a list item, stays a paragraph of text
+    (a title followed by a line of "=" became a heading)."""
+    from markdown_it import MarkdownIt
+
+    renderer = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    rendered_as_markup = []
+    for start in _STARTS:
+        for mark in _MARKS:
+            for end in _ENDS:
+                text = f"{start}{mark}{end}"
+                tokens = renderer.parse(escape_markdown(text))
+                kinds = {t.type for block in tokens for t in [block, *(block.children or [])]} - _PLAIN_TOKENS
+                if kinds:
+                    rendered_as_markup.append((text, sorted(kinds)))
+    assert rendered_as_markup == []

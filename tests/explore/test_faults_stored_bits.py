@@ -13,7 +13,8 @@ from explore.errors import AspectNavError
 from explore.json_seal import SEAL_KEY
 from explore.spaces import Space, SpaceUnusable, load_space, save_space
 from explore.spaces.article_text import TEXT_RECIPE
-from explore.spaces.store import EMBEDDINGS_FILE, MANIFEST_FILE
+from explore.spaces.store import (EMBEDDINGS_FILE, MANIFEST_FILE, TRAINING_RECORD_FILE, read_training_record,
+                                  training_record_file)
 from tests.fixture_corpora import aspect_corpus
 
 
@@ -97,3 +98,39 @@ def test_stores_written_before_the_seal_still_load(tmp_path):
         record.write_text(json.dumps(body))
     assert corpus_state(load_corpus(corpus_path)) == corpus_state(corpus)
     assert load_space(space_path, corpus, check_encoder=False).name == "d5b"
+
+
+TRAINING_RECORD = {"config": {"combine": "graded", "aspects": ["country"]}, "split": {"fingerprint": "abc123"},
+                   "metrics": {"ndcg@10": np.float32(0.5)}, "run_dir": "/runs/d5b"}
+
+
+def test_every_flip_in_a_training_record_is_refused_or_harmless(tmp_path):
+    """Issue #25 item 7, the space's third stored file: training.json (split, objective, metrics) beside the manifest
+    was outside every checksum; a flip in the split fingerprint passed it off as trained on another split."""
+    path = tmp_path / TRAINING_RECORD_FILE
+    path.write_text(training_record_file(TRAINING_RECORD))
+    original = read_training_record(tmp_path)
+    assert original["split"] == {"fingerprint": "abc123"} and original["metrics"] == {"ndcg@10": 0.5}
+    changed = silent_changes(path, True, 1, lambda: read_training_record(tmp_path),
+                             lambda loaded: loaded == original, AspectNavError)
+    assert changed == []
+
+
+def test_a_damaged_training_record_is_reported_like_a_damaged_manifest(tmp_path, isolated_home):
+    """`spaces list` says DAMAGED and opening the space refuses, naming the file: rebuilding would lose the record."""
+    from explore.spaces import spaces_for
+
+    corpus = aspect_corpus("d5b")
+    registry = spaces_for(corpus, progress=False)
+    directory = save_space(small_space(corpus), registry.home / "d5b")
+    (directory / TRAINING_RECORD_FILE).write_text(training_record_file(TRAINING_RECORD).replace("abc123", "abc124"))
+    said = registry.damage("d5b", directory)
+    assert said and f"{TRAINING_RECORD_FILE} is damaged: it does not match the checksum" in said
+    with pytest.raises(AspectNavError, match=f"{TRAINING_RECORD_FILE} is damaged"):
+        registry.open("d5b")
+    assert "d5b" not in registry.open_all(encode=False) and "training.json is damaged" in registry.left_out["d5b"]
+
+
+def test_a_training_record_written_before_the_seal_still_reads(tmp_path):
+    (tmp_path / TRAINING_RECORD_FILE).write_text('{"split": {"fingerprint": "f00"}}')
+    assert read_training_record(tmp_path) == {"split": {"fingerprint": "f00"}}

@@ -63,7 +63,7 @@ def test_graded_spaces_and_links_over_two_seeds_are_summarized(fixture_corpus, c
     assert "mean ± sd over 2 seeds (42, 7" in table and "any:country+occupation nDCG@10" in table
     assert "| links |" in table and " ± " in table.split("| graded |")[1].split("\n")[0]
     assert main(["summarize", "--output", str(tmp_path / "x"), str(tmp_path / "missing.json")]) == 2
-    assert "Cannot read report" in capsys.readouterr().err
+    assert "missing.json: cannot be read (No such file or directory)" in capsys.readouterr().err
 
 
 def test_bad_input_is_a_clear_error_before_training(fixture_corpus, capsys):

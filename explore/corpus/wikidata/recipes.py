@@ -13,8 +13,10 @@ from explore.errors import AspectNavError
 from explore.names import NAME_PATTERN, NAME_RULE, is_name
 from explore.schema import Refusal, refusals
 from explore.settings import ASSETS_DIR
+from explore.user_files import parse_user_json, read_user_text
 
 RECIPES_DIR = ASSETS_DIR / "recipes"
+MAX_RECIPE_BYTES = 1 << 20  # a recipe is a few lines
 
 _QID = r"^Q[1-9][0-9]*$"
 _LANGUAGE = r"^[a-z]{2,3}(-[a-z0-9]+)*$"
@@ -72,10 +74,7 @@ def load_recipe(name_or_path: str | Path) -> Recipe:
         raise RecipeError(
             f"No recipe {text!r}: use one of {', '.join(builtin_recipe_names())} or the path of a JSON recipe file."
         )
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise RecipeError(f"Recipe file {path} cannot be read as JSON ({exc}).") from exc
+    data = parse_user_json(read_user_text(path, RecipeError, MAX_RECIPE_BYTES, what="recipe"), path, RecipeError)
     return recipe_from_dict(data, source=str(path), default_name=path.stem)
 
 
