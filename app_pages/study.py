@@ -16,6 +16,7 @@ from app_views.corpus_choice import load_corpus
 from app_views.engine_cache import cached_engine
 from app_views.markdown import escape_markdown
 from app_views.participant_cookie import forget, remember, remembered_code
+from app_views.questionnaire_form import item_widget, page_answers, saved_value, widget_key
 from app_views.ranking_draft import RankingDraft
 from explore.errors import AspectNavError
 from study.configured import STUDY_ENV, open_study_flow, setting
@@ -166,6 +167,44 @@ def task_screen(flow, code: str, screen) -> None:
         st.button("Start over as a new participant", key="study_not_me", on_click=leave, args=(flow,), type="tertiary")
 
 
+def save_page_draft(flow, code: str, page) -> None:
+    """Keep the answers given so far on this page, so a reload starts from them."""
+    try:
+        flow.save_questionnaire_draft(code, page.key, page_answers(page))
+    except StudySessionError:
+        pass  # a page already submitted elsewhere: Continue reports it
+
+
+def questionnaire_screen(flow, code: str, page) -> None:
+    """Questions after a task, about each list of its suggestions (lettered, never named), or once at the end."""
+    if page.per_source:
+        st.subheader("A few questions about the suggestions you just ranked")
+        st.markdown("Here are the suggestions again, grouped into lists. Please answer the questions for each list.")
+        for shown in page.lists:
+            with st.container(border=True, key=f"study_q_list_{shown.letter}"):
+                st.markdown(f"**List {shown.letter}**: " + " · ".join(escape_markdown(t) for t in shown.titles))
+                for item in page.items:
+                    item_widget(item, widget_key(page, shown.letter, item), saved_value(page, shown.letter, item),
+                                on_change=save_page_draft, args=(flow, code, page))
+    else:
+        st.subheader("Last questions")
+        st.markdown("Thinking of all the suggestions you saw in this study:")
+        with st.container(border=True, key="study_q_once"):
+            for item in page.items:
+                item_widget(item, widget_key(page, "", item), saved_value(page, "", item),
+                            on_change=save_page_draft, args=(flow, code, page))
+    if st.button("Continue", key=f"study_q_submit_{page.key or 'once'}", type="primary"):
+        try:
+            with st.spinner("Saving your answers…"):
+                flow.submit_questionnaire(code, page.key, page_answers(page))
+            st.rerun()
+        except AlreadyAnsweredError:
+            st.rerun()
+        except StudySessionError as exc:
+            st.error(str(exc))
+    st.caption(f"Participant code: {code}")
+
+
 def leave(flow) -> None:
     """Someone else's session on this browser: forget the code here (their answers stay saved)."""
     for key in (CODE_KEY, DRAFT_KEY, "study_consent", PLATFORM_IDS_KEY):
@@ -243,7 +282,8 @@ if code is None:
     welcome(flow)
 else:
     try:
-        screen = flow.next_task(code)
+        page = flow.next_questionnaire(code)
+        screen = None if page else flow.next_task(code)
     except StudyBusyError as exc:  # the code is fine: keep it, so a reload carries on
         st.error(str(exc))
         st.caption(f"Participant code: {code}")
@@ -253,7 +293,10 @@ else:
         st.error(str(exc))
         st.stop()
     strip_platform_ids(flow)
-    if screen is None:
+    if page is not None:
+        remember(flow.study.name, code)
+        questionnaire_screen(flow, code, page)
+    elif screen is None:
         finished(flow, code)
     else:
         remember(flow.study.name, code)

@@ -16,11 +16,14 @@ from study.analysis import AnalysisConfig
 from study.codebook import codebook_json
 from study.configured import PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, password_matches, setting
 from study.login_throttle import LoginSource, LoginThrottle
-from study.report import answers_csv, report_json, study_report, summary_csv
+from study.report import answers_csv, load_questionnaire, questionnaire_csv, report_json, study_report, summary_csv
 from study.result_tables import (
     check_table,
+    choice_table,
     exclusion_table,
+    free_text_table,
     friedman_table,
+    likert_table,
     order_table,
     pairwise_table,
     per_task_table,
@@ -139,6 +142,24 @@ st.dataframe(pairwise_table(result.pairwise), hide_index=True)
 st.subheader("Per task")
 st.dataframe(per_task_table(result.per_task), hide_index=True)
 
+if report.questionnaire is not None:
+    st.subheader("Questionnaire")
+    st.caption("Declared exclusions applied. Per-source items: each participant's mean over the tasks; the median "
+               "with its interquartile range and a 95% bootstrap interval.")
+    if report.questionnaire.likert:
+        st.dataframe(likert_table(report.questionnaire.likert), hide_index=True)
+    if report.questionnaire.friedman:
+        st.markdown("**Per-source items across sources** (Friedman; pairwise Wilcoxon, Holm-corrected)")
+        st.dataframe(friedman_table(report.questionnaire.friedman), hide_index=True,
+                     column_config={"Task type": "Item"})
+        st.dataframe(pairwise_table(report.questionnaire.pairwise), hide_index=True,
+                     column_config={"Task type": "Item"})
+    if report.questionnaire.choices:
+        st.dataframe(choice_table(report.questionnaire.choices), hide_index=True)
+    if report.questionnaire.texts:
+        st.markdown("**Free-text answers**")  # a dataframe cell shows text as text: nothing in it is rendered
+        st.dataframe(free_text_table(report.questionnaire.texts), hide_index=True)
+
 st.subheader("Export")
 csv_col, answers_col, json_col, codebook_col = st.columns(4)
 csv_col.download_button("Summary CSV", summary_csv(report), f"{report.study}_summary.csv", "text/csv")
@@ -146,5 +167,8 @@ answers_col.download_button("Answers CSV", answers_csv(stored_study, answers), f
                             "text/csv")
 json_col.download_button("Full report JSON", report_json(report, stored_study, answers), f"{report.study}_report.json",
                          "application/json")
+if stored_study.questionnaire.items:
+    st.download_button("Questionnaire CSV", questionnaire_csv(stored_study, load_questionnaire(store, stored_study.name)),
+                       f"{report.study}_questionnaire.csv", "text/csv")
 codebook_col.download_button("Codebook JSON", codebook_json(stored_study), f"{report.study}_codebook.json",
                              "application/json", help="Every exported column: name, type, meaning and levels")

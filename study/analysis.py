@@ -19,6 +19,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from statistics import fmean
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from explore.errors import AspectNavError
 from study.candidates import Candidate
 from study.definition import StudyDefinition, Task
 from study.exclusions import RuleCount, apply_exclusions
+
+if TYPE_CHECKING:
+    from study.questionnaire_analysis import QuestionnaireResults
 
 ALL_TASKS = "all"
 
@@ -164,6 +168,7 @@ class StudyReport:
     participants_excluded: int = 0
     orders: list[OrderCount] = field(default_factory=list)
     unexcluded: Comparison | None = None
+    questionnaire: QuestionnaireResults | None = None  # with the declared exclusions applied
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -309,8 +314,8 @@ def compare_sources(study: StudyDefinition, answers: list[AnswerRecord], config:
                 result.summaries.append(SourceSummary(task_type, source, fmean(values), low, high, len(values)))
         present = [s for s in sources if any(s in m for m in means.values())]
         complete = [m for m in means.values() if all(s in m for s in present)]
-        result.friedman.append(_friedman(task_type, present, complete))
-        result.pairwise.extend(_pairwise(task_type, present, means))
+        result.friedman.append(friedman_test(task_type, present, complete))
+        result.pairwise.extend(pairwise_tests(task_type, present, means))
     for task in tasks.values():
         for source in sources:
             values = per_task.get((task.id, source))
@@ -324,7 +329,7 @@ def kendall_w(statistic: float, participants: int, sources: int) -> float:
     return statistic / (participants * (sources - 1))
 
 
-def _friedman(task_type: str, sources: list[str], complete: list[dict[str, float]]) -> FriedmanResult:
+def friedman_test(task_type: str, sources: list[str], complete: list[dict[str, float]]) -> FriedmanResult:
     if len(sources) < 3:
         return FriedmanResult(task_type, None, None, len(complete), "needs at least 3 sources")
     if len(complete) < 2:
@@ -341,7 +346,7 @@ def _friedman(task_type: str, sources: list[str], complete: list[dict[str, float
                           kendall_w=kendall_w(statistic, len(complete), len(sources)))
 
 
-def _pairwise(task_type: str, sources: list[str], means: dict[int, dict[str, float]]) -> list[PairwiseTest]:
+def pairwise_tests(task_type: str, sources: list[str], means: dict[int, dict[str, float]]) -> list[PairwiseTest]:
     rows = []
     for a, b in combinations(sources, 2):
         pairs = [(m[a], m[b]) for m in means.values() if a in m and b in m]

@@ -56,6 +56,7 @@ def register(subparsers) -> None:
     report.add_argument("--json", type=Path, help="write the full report with raw answers as JSON here")
     report.add_argument("--csv", type=Path, help="write the mean-rank summary as CSV here")
     report.add_argument("--answers-csv", type=Path, help="write one row per shown candidate as CSV here")
+    report.add_argument("--questionnaire-csv", type=Path, help="write one row per questionnaire answer as CSV here")
     report.add_argument("--codebook", type=Path, help="write the codebook of the CSV exports (every column: name, "
                                                       "type, meaning, levels) as JSON here")
     report.set_defaults(func=run_report)
@@ -203,7 +204,7 @@ def _pilot_effect(database: str, study):
 
 def run_report(args: argparse.Namespace) -> int:
     from study.codebook import codebook_json
-    from study.report import answers_csv, format_report, report_json, study_report, summary_csv
+    from study.report import answers_csv, format_report, load_questionnaire, questionnaire_csv, report_json, study_report, summary_csv
     from study.store import StoreConfig, open_store
 
     store = open_store(args.study or DEFAULT_STUDY, StoreConfig(url=args.database, create=False))
@@ -215,6 +216,7 @@ def run_report(args: argparse.Namespace) -> int:
     for path, text in ((args.json, lambda: report_json(report, study, answers)),
                        (args.csv, lambda: summary_csv(report)),
                        (args.answers_csv, lambda: answers_csv(study, answers)),
+                       (args.questionnaire_csv, lambda: questionnaire_csv(study, load_questionnaire(store, study.name))),
                        (args.codebook, lambda: codebook_json(study))):
         if path:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -89,15 +89,34 @@ SUMMARY_COLUMNS = (
     Column("participants", "integer", "participants with at least one answer for the source"),
 )
 
-FILES = {"answers.csv": ANSWER_COLUMNS, "summary.csv": SUMMARY_COLUMNS}
+QUESTIONNAIRE_COLUMNS = (
+    Column("participant", "integer", "participant number in this database (the answers.csv number)"),
+    Column("task_id", "text", "the comparison task a per-source item was asked after; empty for items asked once",
+           lambda study: [*(task.id for task in study.comparison_tasks), ""]),
+    Column("source", "text", "the source whose candidates the per-source item was about (shown to the participant "
+                             "only as a lettered list); empty for items asked once",
+           lambda study: [*study.source_labels, ""]),
+    Column("item_id", "text", "the questionnaire item, as named in the study file",
+           lambda study: [item.id for item in study.questionnaire.items]),
+    Column("item_kind", "text", "likert (value: a point, 1 = the low anchor), single_choice (value: the option) or "
+                                "free_text (value: the participant's text)",
+           lambda study: list(dict.fromkeys(item.kind for item in study.questionnaire.items))),
+    Column("value", "text", "the answer; an optional item left open has no row"),
+    Column("submitted_at", "timestamp", "when the participant submitted the page (UTC)"),
+)
+
+FILES = {"answers.csv": ANSWER_COLUMNS, "summary.csv": SUMMARY_COLUMNS, "questionnaire.csv": QUESTIONNAIRE_COLUMNS}
 ANSWER_FIELDS = [column.name for column in ANSWER_COLUMNS]
 SUMMARY_FIELDS = [column.name for column in SUMMARY_COLUMNS]
+QUESTIONNAIRE_FIELDS = [column.name for column in QUESTIONNAIRE_COLUMNS]
 
 
 def codebook(study: StudyDefinition) -> dict:
     """Every exported column of every file, with its levels for this study."""
+    files = {name: columns for name, columns in FILES.items()
+             if name != "questionnaire.csv" or study.questionnaire.items}
     return {"study": study.name, "fingerprint": study.fingerprint(),
-            "files": {name: [column.describe(study) for column in columns] for name, columns in FILES.items()}}
+            "files": {name: [column.describe(study) for column in columns] for name, columns in files.items()}}
 
 
 def codebook_json(study: StudyDefinition) -> str:

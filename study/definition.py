@@ -27,6 +27,7 @@ from study.check_tasks import DECOY_MIN_REMOTENESS, Check, CheckKind, decoy_sugg
 from study.exclusions import RULES, ExclusionRule
 from study.planned_effect import PlannedEffect
 from study.platform import Platform
+from study.questionnaire import ITEM_SCHEMAS, PRESET_ITEMS, Questionnaire, QuestionnaireFile
 from study.task_order import Design, TaskOrder
 
 STUDIES_DIR = ASSETS_DIR / "studies"
@@ -102,6 +103,7 @@ class StudyDefinition:
     exclusions: tuple[ExclusionRule, ...] = ()
     planned_effect: PlannedEffect | None = None  # for `study simulate`; not in the fingerprint
     platform: Platform = Platform()  # the hand-off (ids, return URLs); not in the fingerprint
+    questionnaire: Questionnaire = Questionnaire()  # asked after the ranking tasks
 
     def task(self, task_id: str) -> Task:
         for task in self.tasks:
@@ -143,7 +145,7 @@ class StudyDefinition:
         """A study without checks, design or exclusions keeps the shape (and fingerprint) of earlier releases."""
         tasks = [_task_dict(task) for task in self.tasks]
         data = {f.name: getattr(self, f.name) for f in fields(self)
-                if f.name not in ("tasks", "design", "exclusions", "planned_effect", "platform")}
+                if f.name not in ("tasks", "design", "exclusions", "planned_effect", "platform", "questionnaire")}
         if self.design != Design():
             data["design"] = self.design.to_dict()
         if self.exclusions:
@@ -152,6 +154,8 @@ class StudyDefinition:
             data["power"] = self.planned_effect.model_dump()
         if self.platform != Platform():
             data["platform"] = self.platform.model_dump(mode="json", exclude_none=True)
+        if self.questionnaire.items:
+            data["questionnaire"] = self.questionnaire.to_list()
         return {**data, "tasks": tasks}
 
     def fingerprint(self) -> str:
@@ -178,9 +182,10 @@ def study_from_dict(data: Mapping) -> StudyDefinition:
     exclusions = tuple(RULES[rule["rule"]].model_validate(rule) for rule in data.get("exclusions") or ())
     effect = PlannedEffect.model_validate(data["power"]) if data.get("power") else None
     platform = Platform.model_validate(data["platform"]) if data.get("platform") else Platform()
-    rest = {key: value for key, value in data.items() if key not in ("power", "platform")}
+    questionnaire = Questionnaire.from_list(data.get("questionnaire") or [])
+    rest = {key: value for key, value in data.items() if key not in ("power", "platform", "questionnaire")}
     return StudyDefinition(**{**rest, "tasks": tasks, "design": design, "exclusions": exclusions,
-                              "planned_effect": effect, "platform": platform})
+                              "planned_effect": effect, "platform": platform, "questionnaire": questionnaire})
 
 
 def study_path(name_or_path: str | Path) -> Path:
@@ -236,6 +241,9 @@ class _StudyFile(_Schema):
         None, description=f"a list of exclusion rules, each a mapping {{rule: {' | '.join(RULES)}}}")
     power: dict[str, Any] | None = Field(
         None, description="a mapping {mean_rank: {<source>: <expected mean rank>, ...}, participant_sd: <number>}")
+    questionnaire: dict[str, Any] | None = Field(
+        None, description="a mapping {preset: resque, items: [{id, kind: likert | single_choice | free_text, text, "
+                          "required, scope: per_source | once, ...}]}")
     tasks: list[Any] = Field(min_length=1, description="a non-empty list of tasks")
 
 
@@ -343,7 +351,32 @@ def parse_study(data: Any, default_name: str = DEFAULT_STUDY) -> StudyDefinition
         exclusions=exclusions,
         planned_effect=_parse_effect(study.power, tasks, where) if study.power is not None else None,
         platform=platform,
+        questionnaire=_parse_questionnaire(study.questionnaire, where) if study.questionnaire is not None
+        else Questionnaire(),
     )
+
+
+def _parse_questionnaire(raw: Mapping, where: str) -> Questionnaire:
+    """The preset's items (if any), then the study's own; ids distinct, each item checked by its kind's schema."""
+    block = _validated(QuestionnaireFile, raw, f"{where}, questionnaire")
+    items = list(PRESET_ITEMS[block.preset]()) if block.preset else []
+    for index, item in enumerate(block.items, start=1):
+        item_id = item.get("id") if isinstance(item, Mapping) else None
+        here = f"{where}, questionnaire item " + (repr(str(item_id)) if item_id is not None else f"#{index}")
+        kind = item.get("kind") if isinstance(item, Mapping) else None
+        if kind not in ITEM_SCHEMAS:
+            got = kind if isinstance(item, Mapping) else item
+            raise StudyDefinitionError(f"{here}: 'kind' must be one of {', '.join(ITEM_SCHEMAS)}, not {got!r}.")
+        parsed = _validated(ITEM_SCHEMAS[kind], item, here)
+        if any(earlier.id == parsed.id for earlier in items):
+            preset = f" (the {block.preset} preset has it)" if block.preset and parsed.id in \
+                [i.id for i in PRESET_ITEMS[block.preset]()] else ""
+            raise StudyDefinitionError(f"{here}: the id is used twice{preset}; give each item its own id.")
+        items.append(parsed)
+    if not items:
+        raise StudyDefinitionError(f"{where}, questionnaire: no items; add items or preset: resque "
+                                   f"(or remove the block).")
+    return Questionnaire(tuple(items))
 
 
 def _parse_effect(raw: Mapping, tasks: tuple[Task, ...], where: str) -> PlannedEffect:

@@ -21,9 +21,12 @@ from study.analysis import (
     analyse,
 )
 from study.candidates import Candidate
-from study.codebook import ANSWER_FIELDS, SUMMARY_FIELDS
+from study.codebook import ANSWER_FIELDS, QUESTIONNAIRE_FIELDS, SUMMARY_FIELDS
 from study.definition import StudyDefinition
-from study.store import AnswerRow, ParticipantRow, PresentationRow, StudyStore
+from study.exclusions import apply_exclusions
+from study.questionnaire import ONCE_PAGE
+from study.questionnaire_analysis import QuestionnaireAnswer, analyse_questionnaire
+from study.store import AnswerRow, ParticipantRow, PresentationRow, QuestionnaireRow, StudyStore
 
 
 @dataclass(frozen=True)
@@ -90,11 +93,48 @@ def _position(order: tuple[str, ...], task_id: str) -> int | None:
     return order.index(task_id) + 1 if task_id in order else None
 
 
+def load_questionnaire(store: StudyStore, study_name: str | None = None) -> list[QuestionnaireAnswer]:
+    """Every submitted questionnaire answer, one per item (and source on a per-source page), in page order."""
+    study_id, _ = store.stored_study(study_name)
+    with store.reading() as session:
+        rows = session.execute(
+            select(QuestionnaireRow.participant_id, QuestionnaireRow.page, QuestionnaireRow.answers,
+                   QuestionnaireRow.submitted_at)
+            .join(ParticipantRow, ParticipantRow.id == QuestionnaireRow.participant_id)
+            .where(ParticipantRow.study_id == study_id, QuestionnaireRow.submitted_at.is_not(None))
+            .order_by(QuestionnaireRow.id)
+        ).all()
+    found = []
+    for participant, page, answers, submitted_at in rows:
+        by_source = {"": json.loads(answers)} if page == ONCE_PAGE else json.loads(answers)
+        found += [QuestionnaireAnswer(participant, page, source, item_id, value, _timestamp(submitted_at))
+                  for source, values in by_source.items() for item_id, value in values.items()]
+    return found
+
+
 def study_report(store: StudyStore, study_name: str | None = None,
                  config: AnalysisConfig = AnalysisConfig()) -> tuple[StudyReport, StudyDefinition, list[AnswerRecord]]:
+    """The report (with questionnaire results when the study has a questionnaire), the stored study, its answers."""
     stored = load_answers(store, study_name)
     report = analyse(stored.study, stored.answers, config, stored.started, stored.finished, stored.participants)
+    if stored.study.questionnaire.items:
+        keeps = apply_exclusions(stored.study, stored.participants, stored.answers).keeps
+        kept = [a for a in load_questionnaire(store, stored.study.name) if keeps(a.participant)]
+        report.questionnaire = analyse_questionnaire(stored.study, kept, config)
     return report, stored.study, stored.answers
+
+
+def questionnaire_csv(study: StudyDefinition, answers: list[QuestionnaireAnswer]) -> str:
+    """One row per answered item (per source on a per-source page); the columns are the codebook's."""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=QUESTIONNAIRE_FIELDS, lineterminator="\n", extrasaction="raise")
+    writer.writeheader()
+    kinds = {item.id: item.kind for item in study.questionnaire.items}
+    for a in answers:
+        writer.writerow({"participant": a.participant, "task_id": a.task_id, "source": a.source,
+                         "item_id": a.item_id, "item_kind": kinds.get(a.item_id, ""), "value": a.value,
+                         "submitted_at": a.submitted_at})
+    return out.getvalue()
 
 
 def summary_csv(report: StudyReport) -> str:
@@ -160,9 +200,10 @@ def format_report(report: StudyReport) -> str:
         lines.append("No answers yet.")
         return "\n".join(lines)
     lines += _design_lines(report)
+    questionnaire = _questionnaire_lines(report.questionnaire) if report.questionnaire else []
     if not report.unexcluded:
         lines += _comparison_lines(report, "")
-        return "\n".join(lines)
+        return "\n".join(lines + questionnaire)
     kept = report.participants_answering - report.participants_excluded
     if kept:
         lines += _comparison_lines(report, f" — with exclusions ({kept} participants)")
@@ -170,7 +211,35 @@ def format_report(report: StudyReport) -> str:
         lines += ["", "No participant is left once the declared exclusions are applied."]
     lines += ["", "=" * 72]
     lines += _comparison_lines(report.unexcluded, f" — without exclusions ({report.unexcluded.participants} participants)")
-    return "\n".join(lines)
+    return "\n".join(lines + questionnaire)
+
+
+def _figure(value: float | None) -> str:
+    return "—" if value is None else f"{round(value, 2):g}"
+
+
+def _questionnaire_lines(results) -> list[str]:
+    """Likert: median [IQR] and the bootstrap interval of the median per item (and source); choice counts; the
+    per-source Friedman and Wilcoxon tests; free texts as given (a terminal shows them as plain text)."""
+    lines = ["", "=" * 72, "", "Questionnaire (declared exclusions applied; participant = unit)"]
+    if results.likert:
+        lines += ["", "Likert items: median, IQR, 95% bootstrap CI of the median"]
+        lines += [f"  {r.item_id:<16} {r.source or '(once)':<14} median {_figure(r.median)}  IQR {_figure(r.q1)}–{_figure(r.q3)}  "
+                  f"CI [{_figure(r.ci_low)}, {_figure(r.ci_high)}]  n={r.participants}" for r in results.likert]
+    if results.friedman:
+        lines += ["", "Per-source items: Friedman test across sources; pairwise Wilcoxon, Holm-corrected"]
+        for f in results.friedman:
+            stat = "—" if f.statistic is None else f"{f.statistic:.3f}"
+            lines.append(f"  {f.task_type:<16} chi2={stat}  p={_p(f.p_value)}  n={f.participants}  {f.note}".rstrip())
+            lines += [f"    {t.source_a} vs {t.source_b}: p={_p(t.p_value)}  p_holm={_p(t.p_holm)}  n={t.participants}"
+                      f"  {t.note}".rstrip() for t in results.pairwise if t.task_type == f.task_type]
+    if results.choices:
+        lines += ["", "Single-choice items: counts"]
+        lines += [f"  {c.item_id:<16} {c.source or '(once)':<14} {c.option}: {c.count}" for c in results.choices]
+    if results.texts:
+        lines += ["", "Free-text answers"]
+        lines += [f"  {t.item_id:<16} {t.source or '(once)':<14} #{t.participant}: {t.text!r}" for t in results.texts]
+    return lines
 
 
 def _design_lines(report: StudyReport) -> list[str]:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from study.analysis import CheckOutcome, FriedmanResult, OrderCount, PairwiseTest, TaskBreakdown
 from study.exclusions import RuleCount
+from study.questionnaire_analysis import ChoiceCount, FreeTextAnswer, LikertSummary
 
 Row = dict[str, object]
 
@@ -52,3 +53,23 @@ def pairwise_table(rows: Iterable[PairwiseTest]) -> list[Row]:
 def per_task_table(rows: Iterable[TaskBreakdown]) -> list[Row]:
     return [{"Task": r.task_id, "Task type": r.task_type, "Source": r.source, "Mean rank": round(r.mean_rank, 2),
              "Answers": r.answers} for r in rows]
+
+
+def _source(source: str) -> str:
+    return source or "(asked once)"
+
+
+def likert_table(rows: Iterable[LikertSummary]) -> list[Row]:
+    return [{"Item": r.item_id, "Source": _source(r.source), "Participants": r.participants, "Median": round(r.median, 2),
+             "IQR": f"{round(r.q1, 2):g}–{round(r.q3, 2):g}", "95% CI of the median":
+             not_available("needs at least 2 participants") if r.ci_low is None
+             else f"{round(r.ci_low, 2):g}–{round(r.ci_high, 2):g}"} for r in rows]
+
+
+def choice_table(rows: Iterable[ChoiceCount]) -> list[Row]:
+    return [{"Item": c.item_id, "Source": _source(c.source), "Option": c.option, "Answers": c.count} for c in rows]
+
+
+def free_text_table(rows: Iterable[FreeTextAnswer]) -> list[Row]:
+    return [{"Item": t.item_id, "Source": _source(t.source), "Participant": t.participant, "Answer": t.text}
+            for t in rows]

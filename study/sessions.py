@@ -1,4 +1,5 @@
-"""The participant flow without a UI: start or resume by code, next task, submit a ranking.
+"""The participant flow without a UI: start or resume by code, next task, submit a ranking, then the
+questionnaire pages (per-source items after each comparison task, once items at the end).
 
 Every step reads its state from the database, so a participant can resume on any device and a
 killed app loses nothing: a task's candidate list is stored the first time it is shown, and each
@@ -20,7 +21,8 @@ from explore.corpus.snippet import snippet
 from explore.errors import AspectNavError, StorageError
 from study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
 from study.definition import StudyDefinition
-from study.store import AnswerRow, Outcome, ParticipantRow, PresentationRow, StudyStore, utcnow
+from study.questionnaire import ONCE_PAGE, QuestionnaireAnswerError, QuestionnairePage, ShownList, blinded_lists
+from study.store import AnswerRow, Outcome, ParticipantRow, PresentationRow, QuestionnaireRow, StudyStore, utcnow
 from study.task_order import RowHolder, TaskOrder, row_loads
 from study.write_retry import StoreBusyError, WriteRetry
 
@@ -54,6 +56,10 @@ class InvalidRankingError(StudySessionError):
     pass
 
 
+class InvalidQuestionnaireError(StudySessionError):
+    """Questionnaire answers that do not fit their items (an open required item, a value off the scale)."""
+
+
 class StudyBusyError(StudySessionError):
     """The database stayed busy through every retry; nothing was stored, so pressing again is safe."""
 
@@ -78,7 +84,8 @@ class Progress:
 
     @property
     def finished(self) -> bool:
-        return self.outcome is not None or self.answered >= self.total
+        """Set once the last task or questionnaire page is saved (or a check screened the participant out)."""
+        return self.outcome is not None
 
 
 @dataclass(frozen=True)
@@ -301,7 +308,7 @@ class ParticipantFlow:
             if task.check is not None and task.check.kind in self.study.screen_out_checks \
                     and not task.check.passed(ranking):
                 participant.outcome = str(Outcome.SCREENED_OUT)
-            elif answered >= total:
+            elif answered >= total and self._pending_page(session, participant) is None:
                 participant.outcome = str(Outcome.COMPLETED)
             if participant.outcome is not None:
                 participant.finished_at = utcnow()
@@ -320,6 +327,125 @@ class ParticipantFlow:
             raise StudyBusyError("Your answer was not saved: the server cannot write right now (its disk is full "
                                  "or read-only). Your ranking is still here; please tell the researcher, then press "
                                  "“Save and continue” again.") from None
+
+
+    def _pending_page(self, session, participant: ParticipantRow) -> str | None:
+        """The questionnaire page this participant owes now: the per-source page of the first answered
+        comparison task not yet rated, else the once page when every task is answered; None when nothing is
+        owed (or the participant was screened out)."""
+        questionnaire = self.study.questionnaire
+        if not questionnaire.items or participant.outcome == str(Outcome.SCREENED_OUT):
+            return None
+        answered = self._answered(session, participant.id)
+        submitted = set(session.scalars(select(QuestionnaireRow.page).where(
+            QuestionnaireRow.participant_id == participant.id, QuestionnaireRow.submitted_at.is_not(None))))
+        if questionnaire.per_source:
+            for task_id in json.loads(participant.task_order):
+                if task_id in answered and self.study.task(task_id).check is None and task_id not in submitted:
+                    return task_id
+        if questionnaire.once and len(answered) >= len(self.study.tasks) and ONCE_PAGE not in submitted:
+            return ONCE_PAGE
+        return None
+
+    def _lists(self, session, participant: ParticipantRow, task_id: str) -> list[tuple[str, str, tuple[str, ...]]]:
+        shown = session.scalars(select(AnswerRow.candidates).where(AnswerRow.participant_id == participant.id,
+                                                                   AnswerRow.task_id == task_id)).one()
+        sources = [source.label for source in self.study.task(task_id).sources]
+        return blinded_lists(task_id, sources, json.loads(shown), participant.shuffle_seed)
+
+    def next_questionnaire(self, code: str) -> QuestionnairePage | None:
+        """The questionnaire page owed now (see `_pending_page`), with what was saved of it so far; blinded:
+        a per-source page shows each source's candidates as a lettered list, never the source."""
+        with self.store.reading() as session:
+            participant = self._participant(session, code)
+            page = self._pending_page(session, participant)
+            if page is None:
+                return None
+            draft = session.scalars(select(QuestionnaireRow.draft).where(
+                QuestionnaireRow.participant_id == participant.id, QuestionnaireRow.page == page)).first()
+            lists = self._lists(session, participant, page) if page != ONCE_PAGE else []
+        questionnaire = self.study.questionnaire
+        return QuestionnairePage(
+            key=page, items=questionnaire.once if page == ONCE_PAGE else questionnaire.per_source,
+            lists=tuple(ShownList(letter, titles) for letter, _, titles in lists),
+            draft=_json_mapping(draft))
+
+    def save_questionnaire_draft(self, code: str, page: str, draft: Mapping) -> None:
+        """Keep a page's answers so far as they are given (one try, like a ranking draft), so a reload keeps them."""
+
+        def keep(session) -> None:
+            participant = self._participant(session, code)
+            if self._pending_page(session, participant) != page:
+                raise InvalidQuestionnaireError("This page is not open any more; reload the page.")
+            row = self._questionnaire_row(session, participant.id, page)
+            row.draft = json.dumps(dict(draft))
+
+        try:
+            self.store.write(keep, "the questionnaire so far", DRAFT_RETRY)
+        except StoreBusyError:  # the answers are still on the page; the next change or the submit saves them
+            log.warning("A questionnaire draft was not saved: the study database stayed busy")
+
+    def submit_questionnaire(self, code: str, page: str, answers: Mapping) -> Progress:
+        """Store a page's answers once, checked against its items ({letter: {item: value}} on a per-source page,
+        stored by source; {item: value} on the once page); the last page owed completes the participant."""
+        questionnaire = self.study.questionnaire
+
+        def record(session) -> Progress:
+            participant = self._participant(session, code)
+            if participant.finished_at is not None:
+                raise StudyFinishedError("This session is finished; thank you. Answers cannot be changed.")
+            if self._pending_page(session, participant) != page:
+                raise AlreadyAnsweredError("This page is already answered; moving on.")
+            try:
+                if page == ONCE_PAGE:
+                    stored = questionnaire.accept(questionnaire.once, answers)
+                else:
+                    lists = self._lists(session, participant, page)
+                    unknown = set(answers) - {letter for letter, _, _ in lists}
+                    if unknown:
+                        raise QuestionnaireAnswerError("These answers name a list that was not shown; reload the page.")
+                    stored = {source: questionnaire.accept(questionnaire.per_source, answers.get(letter) or {},
+                                                           f" about list {letter}")
+                              for letter, source, _ in lists}
+            except QuestionnaireAnswerError as exc:
+                raise InvalidQuestionnaireError(str(exc)) from None
+            row = self._questionnaire_row(session, participant.id, page)
+            row.answers, row.submitted_at = json.dumps(stored), utcnow()
+            session.flush()
+            answered = len(self._answered(session, participant.id))
+            if answered >= len(self.study.tasks) and self._pending_page(session, participant) is None:
+                participant.outcome, participant.finished_at = str(Outcome.COMPLETED), utcnow()
+            return Progress(answered, len(self.study.tasks),
+                            Outcome(participant.outcome) if participant.outcome else None)
+
+        try:
+            return self.store.write(record, "questionnaire answers")
+        except IntegrityError:
+            raise AlreadyAnsweredError("This page is already answered; moving on.") from None
+        except StoreBusyError:
+            raise StudyBusyError("Your answers were not saved: the study database is busy right now. They are still "
+                                 "here; please press “Continue” again.") from None
+        except StorageError as exc:
+            log.warning("Questionnaire answers were not saved: %s", exc)
+            raise StudyBusyError("Your answers were not saved: the server cannot write right now. They are still "
+                                 "here; please tell the researcher, then press “Continue” again.") from None
+
+    def _questionnaire_row(self, session, participant_id: int, page: str) -> QuestionnaireRow:
+        row = session.scalars(select(QuestionnaireRow).where(QuestionnaireRow.participant_id == participant_id,
+                                                             QuestionnaireRow.page == page)).first()
+        if row is None:
+            row = QuestionnaireRow(participant_id=participant_id, page=page)
+            session.add(row)
+        return row
+
+
+def _json_mapping(text: str | None) -> dict:
+    """A stored draft, or {} when there is none or it is not a mapping (a broken draft starts afresh)."""
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def open_flow(study: StudyDefinition, store: StudyStore, provider: CandidateProvider, corpus: Corpus) -> ParticipantFlow:

@@ -45,7 +45,7 @@ from explore.settings import data_home
 from study.definition import StudyDefinition, study_from_dict
 from study.write_retry import WriteRetry, with_retries
 
-SCHEMA_VERSION = 2  # 2: platform ids and outcome of a participant, a task's draft ranking
+SCHEMA_VERSION = 3  # 2: platform ids and outcome of a participant, a task's draft ranking; 3: questionnaire answers
 DATABASE_ENV = "ASPECTNAV_STUDY_DB"
 SQLITE_BUSY_TIMEOUT_S = 30.0
 # What every PostgreSQL write transaction runs first: one fixed advisory lock key ("aspectnv" in ASCII),
@@ -133,6 +133,20 @@ class AnswerRow(Base):
     ranking: Mapped[str] = mapped_column(Text)  # JSON list of article ids, best first
     candidates: Mapped[str] = mapped_column(Text)  # JSON copy of the shown list (with sources)
     answered_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class QuestionnaireRow(Base):
+    """One questionnaire page of a participant: the per-source items after a task (`page` = its id) or the
+    once items (`page` = ''). `draft` is saved as they answer, `answers` when they submit the page."""
+
+    __tablename__ = "questionnaire_answers"
+    __table_args__ = (UniqueConstraint("participant_id", "page"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    participant_id: Mapped[int] = mapped_column(ForeignKey("participants.id", ondelete="CASCADE"), index=True)
+    page: Mapped[str] = mapped_column(String(64))
+    draft: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON as the page holds it (lists by letter)
+    answers: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON {source: {item: value}} or {item: value}
+    submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 
 
 @dataclass(frozen=True)
@@ -314,6 +328,7 @@ _UPGRADES = {
         "UPDATE participants SET outcome = 'completed' WHERE finished_at IS NOT NULL",
         "CREATE UNIQUE INDEX uq_participants_platform_id ON participants (study_id, platform_id)",
         "ALTER TABLE presentations ADD COLUMN draft TEXT"),
+    2: (),  # 3 only adds the questionnaire_answers table, which create_all makes before the upgrade runs
 }
 
 

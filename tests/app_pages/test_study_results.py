@@ -88,3 +88,28 @@ def test_design_checks_and_exclusions_with_and_without(tmp_path, monkeypatch):
     assert not at.exception, at.exception
     assert len(at.get("plotly_chart")) == 3
     assert any("without exclusions (3 participants)" in c.value for c in at.caption)
+
+
+def test_questionnaire_results_are_shown_and_exported(tmp_path, monkeypatch):
+    from tests.study.test_questionnaire import OWN_ITEMS, play
+
+    study_file = write_tiny_study(tmp_path, questionnaire={"preset": "resque", "items": OWN_ITEMS})
+    db_url = f"sqlite:///{tmp_path / 'results.sqlite'}"
+    corpus = tiny_corpus()
+    study = check_study(load_study(study_file), corpus)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
+    for likert in (2, 4, 5):
+        play(flow, flow.start(), likert, remarks="<script>x</script>")
+    monkeypatch.setenv("ASPECTNAV_STUDY", str(study_file))
+    monkeypatch.setenv("ASPECTNAV_STUDY_DB", db_url)
+    monkeypatch.setenv("ASPECTNAV_STUDY_PASSWORD", PASSWORD)
+    at = open_page()
+    at.text_input(key="study_results_password").input(PASSWORD)
+    at.button[0].click().run()
+    assert not at.exception, at.exception
+    assert "Questionnaire" in [s.value for s in at.subheader]
+    likert = at.dataframe[-5].value  # Likert, Friedman, pairwise, choices, free text
+    trust = likert[likert["Item"] == "trust"].iloc[0]
+    assert (trust["Median"], trust["IQR"], trust["Participants"]) == (4, "3–4.5", 3)
+    assert list(at.dataframe[-1].value["Answer"]) == ["<script>x</script>"] * 3  # a cell, never rendered
+    assert len(at.get("download_button")) == 5
