@@ -197,7 +197,8 @@ def test_import_label_then_train_a_country_space(dump, endpoint, capsys):
 
     assert main(["corpus", "import-dump", str(dump.path), "--name", "enwiki"]) == 0
     assert label(endpoint) == 0
-    assert training_main(["train", "--corpus", "enwiki", "--aspects", "country", "--epochs", "2", "--quiet"]) == 0
+    assert training_main(["train", "--corpus", "enwiki", "--aspects", "country", "--drop-labels-below", "2",
+                           "--epochs", "2", "--quiet"]) == 0
     assert "space country:" in capsys.readouterr().out
     space = spaces_for(open_corpus("enwiki")).open("country")
     assert space.aspects == ("country",)
