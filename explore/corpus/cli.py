@@ -1,4 +1,4 @@
-"""`python -m explore corpus build|import|stats|list`."""
+"""`python -m explore corpus build|import|import-dump|label|attach-aspect|stats|list`."""
 from __future__ import annotations
 
 import argparse
@@ -9,7 +9,7 @@ from explore.corpus.jsonl_import import import_jsonl
 from explore.corpus.registry import corpus_path, list_corpora, open_corpus, store_corpus
 from explore.corpus.shipped import ship_build
 from explore.corpus.vital import build_vital_corpus, vital_fingerprint
-from explore.corpus.wikidata.cli import register_build
+from explore.corpus.wikidata.cli import register_build, register_label
 from explore.names import name_argument
 
 
@@ -46,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                       help="articles per written batch and checkpoint (default 10000)")
     dump.add_argument("--force", action="store_true", help="replace an existing corpus of that name")
     dump.set_defaults(func=_import_dump)
+
+    register_label(commands)
 
     attach = commands.add_parser("attach-aspect", help="add an aspect to a stored corpus from id,label rows",
                                  description="Label a new aspect from a CSV file with an `id,label` header or a JSONL "

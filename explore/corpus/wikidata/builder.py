@@ -100,6 +100,7 @@ class WikidataCorpusBuilder:
     """`build()` runs the stages in order; each stage's requests go through the shared cache."""
 
     def __init__(self, recipe: Recipe, settings: BuildSettings | None = None):
+        recipe.require_class()
         self.recipe = recipe
         self.settings = settings or BuildSettings()
         self.cache = FetchCache(wikidata_cache_dir(cache_key(recipe, self.settings)))
@@ -171,7 +172,7 @@ class WikidataCorpusBuilder:
     def _aspect_values(self, qids: list[str]) -> dict[str, dict[str, tuple[str, ...]]]:
         values: dict[str, dict[str, tuple[str, ...]]] = {}
         with self._bar("Aspect labels", len(qids)) as bar:
-            for batch in _batches(qids, self.settings.items_per_query):
+            for batch in batches(qids, self.settings.items_per_query):
                 rows = self.sparql.select(aspect_values_query(self.recipe, batch))
                 values.update(parse_aspect_values(self.recipe, rows))
                 bar.update(len(batch))
@@ -180,7 +181,7 @@ class WikidataCorpusBuilder:
     def _aliases(self, qids: list[str]) -> dict[str, tuple[str, ...]]:
         aliases: dict[str, tuple[str, ...]] = {}
         with self._bar("Aliases", len(qids)) as bar:
-            for batch in _batches(qids, self.settings.items_per_query):
+            for batch in batches(qids, self.settings.items_per_query):
                 aliases.update(parse_aliases(self.sparql.select(aliases_query(self.recipe, batch))))
                 bar.update(len(batch))
         return aliases
@@ -188,7 +189,7 @@ class WikidataCorpusBuilder:
     def _pages(self, titles: list[str], stage: str | None) -> dict[str, WikiPage | None]:
         pages: dict[str, WikiPage | None] = {}
         with self._bar(stage, len(titles)) as bar:
-            for batch in _batches(titles, LEADS_PER_REQUEST):
+            for batch in batches(titles, LEADS_PER_REQUEST):
                 pages.update(self.wiki.pages(batch))
                 bar.update(len(batch))
         return pages
@@ -223,7 +224,7 @@ class WikidataCorpusBuilder:
             elif page and page.qid and page.qid not in taken_qids and page.title not in taken_titles:
                 candidates.setdefault(page.qid, page)
         checks = {}
-        for batch in _batches(list(candidates), self.settings.items_per_query):
+        for batch in batches(list(candidates), self.settings.items_per_query):
             checks.update(parse_noise_checks(self.sparql.select(noise_check_query(self.recipe, batch))))
         added = []
         for qid, page in candidates.items():
@@ -240,7 +241,7 @@ class WikidataCorpusBuilder:
     def _links(self, titles: list[str]):
         links = {}
         with self._bar("Wikipedia links", len(titles)) as bar:
-            for batch in _batches(titles, TITLES_PER_REQUEST):
+            for batch in batches(titles, TITLES_PER_REQUEST):
                 links.update(self.wiki.links(batch))
                 bar.update(len(batch))
         return links
@@ -293,6 +294,6 @@ def build_wikidata_corpus(recipe: Recipe, settings: BuildSettings | None = None)
     return corpus, builder.summary
 
 
-def _batches(items: Sequence[T], size: int) -> Iterator[list[T]]:
+def batches(items: Sequence[T], size: int) -> Iterator[list[T]]:
     for start in range(0, len(items), size):
         yield list(items[start:start + size])

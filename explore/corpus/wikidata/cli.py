@@ -1,11 +1,12 @@
-"""`python -m explore corpus build wikidata --recipe companies ...`: build, store, summarise."""
+"""`python -m explore corpus build wikidata --recipe companies ...`: build, store, summarise; and
+`corpus label CORPUS --recipe ...`: label a stored corpus's Wikidata items with a recipe's properties."""
 from __future__ import annotations
 
 import argparse
 
 from tqdm import tqdm
 
-from explore.corpus.registry import corpus_path, store_corpus
+from explore.corpus.registry import corpus_path, open_corpus, store_corpus
 from explore.corpus.store import CARD_FILE
 from explore.corpus.wikidata.builder import BuildSettings, build_wikidata_corpus
 from explore.corpus.wikidata.http_etiquette import DEFAULT_USER_AGENT, Etiquette, FetchError
@@ -38,8 +39,34 @@ def register_build(sources: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=_build_wikidata)
 
 
+def register_label(commands: argparse._SubParsersAction) -> None:
+    """Add `corpus label`."""
+    parser = commands.add_parser(
+        "label", help="label a corpus's Wikidata items with a recipe's properties (needs a SPARQL endpoint)",
+        description="For every article whose id is a Wikidata item (a dump import's wikibase_item), ask the "
+                    "recipe's properties' values (labels in the recipe's language) in batches of item ids, and "
+                    "store them as the recipe's aspects, replacing earlier labels of those aspects. Answers are "
+                    "cached; rerun to resume.")
+    parser.add_argument("corpus", type=name_argument("corpus"), help="the stored corpus")
+    parser.add_argument("--recipe", required=True,
+                        help=f"a shipped recipe ({', '.join(builtin_recipe_names())}) or a JSON recipe file; "
+                             "only its aspects and language are used")
+    parser.add_argument("--output", type=name_argument("corpus"),
+                        help="store the labelled corpus under this name (default: a new version of CORPUS)")
+    parser.add_argument("--force", action="store_true", help="replace an existing corpus named by --output")
+    parser.add_argument("--batch-size", type=_positive, default=100, metavar="N",
+                        help="item ids per SPARQL query (default: %(default)s)")
+    parser.add_argument("--endpoint", default=WIKIDATA_ENDPOINT, help="SPARQL endpoint (default: %(default)s)")
+    parser.add_argument("--user-agent", default=DEFAULT_USER_AGENT,
+                        help="identify yourself to Wikimedia: 'name/version (email or URL)'")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one answer (default: 60)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(func=_label)
+
+
 def _build_wikidata(args) -> int:
     recipe = load_recipe(args.recipe).with_overrides(limit=args.limit, noise=args.noise)
+    recipe.require_class()
     name = check_name(args.name or recipe.name, "corpus")
     if (corpus_path(name) / CARD_FILE).exists() and not args.force:
         raise AspectNavError(f"A corpus named {name!r} exists; pass --force to replace it or --name to pick another.")
@@ -63,6 +90,33 @@ def _build_wikidata(args) -> int:
     for line in summary.lines():
         print(line)
     print(f"Stored {len(corpus)} articles as {name!r} -> {path}")
+    return 0
+
+
+def _label(args) -> int:
+    from explore.corpus.wikidata.corpus_labels import LabelSettings, label_corpus
+
+    recipe = load_recipe(args.recipe)
+    corpus = open_corpus(args.corpus)
+    output = args.output or corpus.name
+    if output != corpus.name and (corpus_path(output) / CARD_FILE).exists() and not args.force:
+        raise AspectNavError(f"A corpus named {output!r} exists; pass --force to replace it or another --output.")
+    settings = LabelSettings(
+        endpoint=args.endpoint, items_per_query=args.batch_size, progress=False if args.no_progress else None,
+        etiquette=Etiquette(user_agent=args.user_agent, timeout_s=args.timeout, on_wait=tqdm.write),
+    )
+    aspects = ", ".join(f"{pid} -> {name}" for pid, name in recipe.aspects.items())
+    print(f"Labelling {corpus.name!r} ({len(corpus)} articles) with recipe {recipe.name!r}: {aspects} "
+          f"({settings.endpoint}, {settings.items_per_query} items per query)")
+    try:
+        labelled, summary = label_corpus(corpus, recipe, settings, output)
+    except FetchError as exc:  # only validated answers were cached: nothing fetched so far is lost
+        raise FetchError(f"{exc} Nothing was stored; answers fetched before the failure are cached: "
+                         "rerun the same command to resume.") from exc
+    path = store_corpus(labelled)
+    for line in summary.lines():
+        print(line)
+    print(f"Stored {len(labelled)} articles as {output!r} -> {path}")
     return 0
 
 

@@ -75,6 +75,14 @@ def aspect_values_query(recipe: Recipe, qids: list[str]) -> str:
 }}"""
 
 
+def known_items_query(qids: list[str]) -> str:
+    """Which of the items the server holds anything about (an id it does not know has no triple)."""
+    return PREFIXES + f"""SELECT ?item WHERE {{
+  VALUES ?item {{ {_values(qids)} }}
+  FILTER EXISTS {{ ?item ?property ?value }}
+}}"""
+
+
 def aliases_query(recipe: Recipe, qids: list[str]) -> str:
     """The items' aliases in the recipe's language (Wikidata's "also known as", skos:altLabel)."""
     return PREFIXES + f"""SELECT ?item ?alias WHERE {{
@@ -138,6 +146,10 @@ def parse_aliases(rows: list[Row]) -> dict[str, tuple[str, ...]]:
         if qid and alias:
             collected.setdefault(qid, set()).add(alias)
     return {qid: tuple(sorted(aliases)) for qid, aliases in collected.items()}
+
+
+def parse_known_items(rows: list[Row]) -> set[str]:
+    return {qid for row in rows if (qid := qid_of(row.get("item")))}
 
 
 def parse_noise_checks(rows: list[Row]) -> dict[str, NoiseCheck]:

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Annotated, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from explore.errors import AspectNavError
 from explore.names import NAME_PATTERN, NAME_RULE, is_name
@@ -32,18 +32,26 @@ class RecipeError(AspectNavError):
 class Recipe:
     """A class to collect (`class_qid`, with subclasses via P279* or not) and its aspects.
 
-    `aspects` maps a Wikidata property (PID) to the aspect name its values label;
-    `limit` caps the class articles, `noise` is how many random unlabelled articles to add.
+    `aspects` maps a Wikidata property (PID) to the aspect name its values label (several properties may
+    label one aspect: P17 and P27 both give a "country"); `limit` caps the class articles, `noise` is how
+    many random unlabelled articles to add. A recipe without a class only labels a corpus (`corpus label`).
     """
 
     name: str
-    class_qid: str
+    class_qid: str | None
     aspects: Mapping[str, str]
     subclasses: bool = True
     language: str = "en"
     limit: int = 5000
     noise: int = 10000
     description: str = ""
+
+    def require_class(self) -> str:
+        """The class to build from; a label-only recipe cannot build a corpus, and says what it is for."""
+        if self.class_qid is None:
+            raise RecipeError(f"Recipe {self.name!r} has no \"class\", so it cannot build a corpus; it labels one: "
+                              f"`aspectnav corpus label CORPUS --recipe {self.name}`. Add a \"class\" to build.")
+        return self.class_qid
 
     def with_overrides(self, limit: int | None = None, noise: int | None = None) -> "Recipe":
         return replace(self, limit=self.limit if limit is None else limit, noise=self.noise if noise is None else noise)
@@ -84,22 +92,15 @@ class RecipeFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field("wikidata", pattern=NAME_PATTERN, description=f"a corpus name: {NAME_RULE}")
-    class_qid: str = Field(alias="class", pattern=_QID, description='a Wikidata item id such as "Q4830453"')
+    class_qid: str | None = Field(None, alias="class", pattern=_QID, description='a Wikidata item id such as "Q4830453"')
     subclasses: bool = Field(True, description="true or false")
     aspects: dict[_PropertyId, _AspectName] = Field(
         min_length=1, description=f'an object mapping property ids to aspect names ({NAME_RULE}), '
-                                  'e.g. {"P17": "country"}')
+                                  'e.g. {"P17": "country", "P27": "country"}')
     language: str = Field("en", pattern=_LANGUAGE, description='a Wikipedia language code such as "en"')
     limit: int = Field(5000, ge=1, description="a whole number >= 1")
     noise: int = Field(10000, ge=0, description="a whole number >= 0")
     description: str = Field("", description="text")
-
-    @field_validator("aspects")
-    @classmethod
-    def _distinct_names(cls, aspects: dict[str, str]) -> dict[str, str]:
-        if len(set(aspects.values())) != len(aspects):
-            raise ValueError("an object whose aspect names are distinct")
-        return aspects
 
 
 def _sentence(refusal: Refusal) -> str:

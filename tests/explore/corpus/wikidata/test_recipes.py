@@ -8,14 +8,23 @@ import pytest
 from explore.corpus.wikidata.recipes import RecipeError, builtin_recipe_names, load_recipe
 
 
-def test_the_three_shipped_recipes():
-    assert builtin_recipe_names() == ["companies", "films", "people"]
+def test_the_shipped_recipes():
+    assert builtin_recipe_names() == ["companies", "films", "people", "wikipedia"]
     companies = load_recipe("companies")
     assert (companies.class_qid, dict(companies.aspects), companies.subclasses) == (
         "Q4830453", {"P17": "country", "P452": "industry"}, True)
     assert (companies.limit, companies.noise, companies.language) == (5000, 10000, "en")
     assert dict(load_recipe("people").aspects) == {"P27": "country", "P106": "occupation"}
     assert dict(load_recipe("films").aspects) == {"P136": "genre", "P495": "country"}
+    wikipedia = load_recipe("wikipedia")  # label-only: several properties give one aspect
+    assert wikipedia.class_qid is None and {wikipedia.aspects[p] for p in ("P17", "P27", "P495")} == {"country"}
+
+
+def test_a_recipe_without_a_class_labels_but_cannot_build():
+    with pytest.raises(RecipeError, match="'wikipedia' has no \"class\", so it cannot build a corpus; it labels "
+                                          "one: `aspectnav corpus label CORPUS --recipe wikipedia`"):
+        load_recipe("wikipedia").require_class()
+    assert load_recipe("people").require_class() == "Q5"
 
 
 def test_overrides_do_not_change_the_cache_identity():
@@ -35,13 +44,10 @@ def test_a_user_recipe_file(tmp_path):
 @pytest.mark.parametrize("data, message", [
     ({"class": "4830453", "aspects": {"P17": "country"}},
      "field 'class' must be a Wikidata item id such as \"Q4830453\", got '4830453'"),
-    ({"aspects": {"P17": "country"}}, "field 'class' is required: a Wikidata item id"),
     ({"class": "Q1", "aspects": {}}, "field 'aspects' must be an object mapping property ids to aspect names"),
     ({"class": "Q1", "aspects": {"17": "country"}}, "field 'aspects': bad property id '17'; must be an object mapping"),
     ({"class": "Q1", "aspects": {"P17": "9 lives"}}, "field 'aspects.P17' must be an object mapping property ids to "
                                                      "aspect names (1-64 letters, digits"),
-    ({"class": "Q1", "aspects": {"P17": "country", "P27": "country"}},
-     "field 'aspects' must be an object whose aspect names are distinct"),
     ({"class": "Q1", "aspects": {"P17": "country"}, "limit": 0}, "field 'limit' must be a whole number >= 1, got 0"),
     ({"class": "Q1", "aspects": {"P17": "country"}, "noise": "5"},
      "field 'noise' must be a whole number >= 0, got '5'"),
