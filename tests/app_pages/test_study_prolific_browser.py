@@ -148,9 +148,9 @@ def answer_once(driver) -> None:
     idle(driver)
     assert not driver.find_elements("css selector", '[data-testid="stMain"] input[type="radio"]:checked')
     shot(driver, "study_prolific_questionnaire_once.png")
-    trust, device = questions(driver)
-    choose(driver, trust, "6")
-    choose(driver, questions(driver)[1], "Computer")
+    assert len(questions(driver)) == 2  # the Likert and the single choice
+    choose(driver, questions(driver)[0], "6")
+    choose(driver, questions(driver)[1], "Computer")  # looked up again: the rerun redraws the page
     remarks = driver.find_element("css selector", '[data-testid="stMain"] textarea')
     remarks.send_keys(REMARK, Keys.CONTROL, Keys.ENTER)  # Ctrl+Enter hands a text area's value to the app
     idle(driver)
