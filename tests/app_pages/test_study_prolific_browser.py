@@ -1,8 +1,10 @@
 """A Prolific study end to end in headless Chromium, against a local recording server standing in for
-Prolific: a participant who arrives with the three ids ranks, the ids leave the address bar, and the browser
+Prolific: a participant who arrives with the three ids ranks, answers the questionnaire (each list of a
+task's suggestions rated blinded, then the closing questions), the ids leave the address bar, and the browser
 lands on the completion URL with the completion code; a second fails the attention item and lands on the
-screen-out URL with the screen-out code; a third abandons, and once the declared timeout passes their
-Latin-square row goes to the next arrival. Screenshots: test-artifacts/study_prolific_*.png."""
+screen-out URL with the screen-out code, without the closing questions; a third abandons, and once the
+declared timeout passes their Latin-square row goes to the next arrival.
+Screenshots: test-artifacts/study_prolific_*.png."""
 from __future__ import annotations
 
 import json
@@ -15,12 +17,24 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from tests.app_pages.test_study import SOURCE_WORDS
 from tests.app_pages.test_study_browser import ENTRY, body, click_button, label, serve, study_env  # noqa: F401 - a fixture
+from selenium.webdriver.common.keys import Keys
+
 from tests.browser import chromium, idle, shot, wait
 
 pytestmark = pytest.mark.slow
 ATTENTION_ARTICLE = "a05"  # Article 05
 REASSIGN_MINUTES = 0.1  # 6 s: long enough for a participant to start, short enough to wait out
+QUESTIONNAIRE = {"items": [
+    {"id": "fit", "kind": "likert", "scope": "per_source", "text": "These articles fit my goal."},
+    {"id": "trust", "kind": "likert", "points": 7, "text": "I would trust suggestions like these.",
+     "anchors": ["Not at all", "Completely"]},
+    {"id": "device", "kind": "single_choice", "text": "Which device did you use?", "options": ["Phone", "Computer"]},
+    {"id": "remarks", "kind": "free_text", "text": "Anything else you would like to tell us?", "required": False,
+     "max_length": 200},
+]}
+REMARK = "Clear lists <b>thanks</b>"  # markup stays text
 
 
 class Recorder(BaseHTTPRequestHandler):
@@ -69,7 +83,8 @@ def prolific_study(home: Path, recorder: str) -> Path:
                 "goal": "Learn about France"},
                {"id": "attention", "aspect": "occupation", "label": "painter", "seed": "Article 01",
                 "goal": "To show you are reading, rank “Article 05” first.",
-                "check": {"kind": "attention", "rank_first": "Article 05"}}])
+                "check": {"kind": "attention", "rank_first": "Article 05"}}],
+        questionnaire=QUESTIONNAIRE)
 
 
 def ids_of(n: int) -> dict[str, str]:
@@ -103,6 +118,46 @@ def rank_task(driver, attentive: bool) -> None:
     click_button(driver, "Save and continue")
 
 
+def choose(driver, group, option: str) -> None:
+    """Click the radio option whose label starts with `option` in `group` (a stRadio element); wait for the rerun."""
+    labels = group.find_elements("css selector", '[data-testid="stRadioOption"]')
+    next(o for o in labels if o.text.strip().startswith(option)).click()
+    idle(driver)
+
+
+def questions(driver) -> list:
+    return driver.find_elements("css selector", '[data-testid="stMain"] [data-testid="stRadio"]')
+
+
+def answer_lists(driver) -> int:
+    """On a per-source page: rate every list 4 of 5; returns how many lists there were. Nothing is preselected."""
+    wait(driver, lambda d: "A few questions about the suggestions you just ranked" in body(d))
+    idle(driver)
+    lists = driver.find_elements("css selector", '[class*="st-key-study_q_list_"]')
+    assert lists and len(questions(driver)) == len(lists)
+    assert not driver.find_elements("css selector", '[data-testid="stMain"] input[type="radio"]:checked')
+    for number in range(len(lists)):
+        choose(driver, questions(driver)[number], "4")
+    click_button(driver, "Continue")
+    return len(lists)
+
+
+def answer_once(driver) -> None:
+    """The closing page: a 7-point Likert, a single choice, a free text; Continue."""
+    wait(driver, lambda d: "Last questions" in body(d))
+    idle(driver)
+    assert not driver.find_elements("css selector", '[data-testid="stMain"] input[type="radio"]:checked')
+    shot(driver, "study_prolific_questionnaire_once.png")
+    assert len(questions(driver)) == 2  # the Likert and the single choice
+    choose(driver, questions(driver)[0], "6")
+    choose(driver, questions(driver)[1], "Computer")  # looked up again: the rerun redraws the page
+    remarks = driver.find_element("css selector", '[data-testid="stMain"] textarea')
+    remarks.send_keys(REMARK, Keys.CONTROL, Keys.ENTER)  # Ctrl+Enter hands a text area's value to the app
+    idle(driver)
+    shot(driver, "study_prolific_questionnaire_once_answered.png")
+    click_button(driver, "Continue")
+
+
 def landed(driver, recorder: str, code: str) -> None:
     wait(driver, lambda d: d.current_url.startswith(recorder), timeout=30, message="no redirect to Prolific")
     wait(driver, lambda d: "Recording server" in body(d))
@@ -121,7 +176,7 @@ def task_order(db_url: str, platform_id: str) -> list[str]:
 
 
 def test_prolific_participants_complete_are_screened_out_and_abandon(study_env, tmp_path):
-    from study.report import load_answers
+    from study.report import load_answers, load_questionnaire
     from study.store import StoreConfig, open_store
 
     home, db_url = Path(study_env["ASPECTNAV_HOME"]), study_env["ASPECTNAV_STUDY_DB"]
@@ -133,9 +188,20 @@ def test_prolific_participants_complete_are_screened_out_and_abandon(study_env, 
                 arrive(driver, url, ids_of(1))
                 idle(driver)
                 shot(driver, "study_prolific_task.png")
-                rank_task(driver, attentive=True)
-                wait(driver, lambda d: "Task 2 of 2" in body(d))
-                rank_task(driver, attentive=True)
+                rated = 0
+                for number in (1, 2):
+                    if "Article 05" not in body(driver):  # the comparison task: its lists are rated next
+                        rank_task(driver, attentive=True)
+                        wait(driver, lambda d: "questions about the suggestions" in body(d))
+                        idle(driver)
+                        shot(driver, "study_prolific_questionnaire_per_source.png")
+                        assert not any(word in body(driver).lower() for word in SOURCE_WORDS)  # lettered, never named
+                        rated = answer_lists(driver)
+                    else:
+                        rank_task(driver, attentive=True)
+                    if number == 1:
+                        wait(driver, lambda d: "Task 2 of 2" in body(d))
+                answer_once(driver)
                 wait(driver, lambda d: "Your completion code is C1OK2345" in body(d))
                 shot(driver, "study_prolific_completed.png")
                 landed(driver, recorder, "C1OK2345")
@@ -145,8 +211,13 @@ def test_prolific_participants_complete_are_screened_out_and_abandon(study_env, 
                 driver.set_window_size(1600, 1100)
                 arrive(driver, url, ids_of(2))
                 rank_task(driver, attentive=False)
-                if "Task 2 of 2" in wait(driver, lambda d: body(d) if "Task 2 of 2" in body(d) or
-                                         "screen-out code" in body(d) else None):
+                after = wait(driver, lambda d: body(d) if any(
+                    s in body(d) for s in ("Task 2 of 2", "screen-out code", "questions about the suggestions"))
+                    else None)
+                if "questions about the suggestions" in after:  # the comparison task came first: rate its lists
+                    answer_lists(driver)
+                    wait(driver, lambda d: "Task 2 of 2" in body(d))
+                if "screen-out code" not in after:
                     rank_task(driver, attentive=False)
                 wait(driver, lambda d: "Your screen-out code is CSCREEN9" in body(d))
                 shot(driver, "study_prolific_screened_out.png")
@@ -168,3 +239,12 @@ def test_prolific_participants_complete_are_screened_out_and_abandon(study_env, 
     stored = load_answers(open_store("tiny_study", StoreConfig(url=db_url)))
     assert [p.outcome for p in stored.participants] == ["completed", "screened_out", None, None]
     assert stored.started == 4 and len(stored.answers) in (3, 4)
+    first_id = stored.participants[0].participant
+    given = [a for a in load_questionnaire(open_store("tiny_study", StoreConfig(url=db_url)))
+             if a.participant == first_id]
+    assert sorted(a.value for a in given if a.item_id == "fit") == [4] * rated and rated >= 2
+    sources = {a.source for a in given if a.item_id == "fit"}  # stored by source, shown by letter
+    assert len(sources) == rated and sources <= {s.label for s in stored.study.task("country-france").sources}
+    assert {(a.item_id, a.value) for a in given if a.task_id == ""} == {
+        ("trust", 6), ("device", "Computer"), ("remarks", REMARK)}
+    assert Recorder.seen.count(("/submissions/complete", {"cc": ["C1OK2345"]})) == 1
