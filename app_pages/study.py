@@ -179,6 +179,9 @@ def questionnaire_screen(flow, code: str, page) -> None:
     """Questions after a task, about each list of its suggestions (lettered, never named), or once at the end."""
     if page.per_source:
         st.subheader("A few questions about the suggestions you just ranked")
+        goal = next((task.goal for task in flow.study.tasks if task.id == page.key), None)
+        if goal:  # "These articles fit my goal" is read against it
+            st.markdown(f"Your goal was: **{escape_markdown(goal)}**")
         st.markdown("Here are the suggestions again, grouped into lists. Please answer the questions for each list.")
         for shown in page.lists:
             with st.container(border=True, key=f"study_q_list_{shown.letter}"):

@@ -45,6 +45,7 @@ def test_lists_are_rated_after_each_task_the_once_items_close_and_answers_surviv
     rank(at, FIRST_FIVE)
     assert "questions about the suggestions you just ranked" in at.subheader[0].value
     assert not any(word in shown_text(at).lower() for word in SOURCE_WORDS)  # lists are lettered, never named
+    assert "Your goal was:" in shown_text(at)  # "fit my goal" is read against the task's goal, shown again
     lists = radios(at, "fit")
     assert len(lists) == 4 and lists[0].options == ["1 · Strongly disagree", "2", "3", "4", "5 · Strongly agree"]
     assert lists[0].value is None  # nothing preselected
