@@ -1,11 +1,14 @@
 """Every plotly figure the pages draw: label distributions, embedding maps, evaluation bars, study mean ranks."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import plotly.express as px
 import plotly.graph_objects as go
 
 from app_views.markdown import escape_html
 from explore.corpus.model import Corpus
+from explore.map_regions import Region
 from explore.maps import NO_LABEL, OTHER, MapPoints
 from study.analysis import Comparison, StudyReport
 
@@ -60,11 +63,10 @@ def colour_map(ranks: dict[str, int]) -> dict[str, str]:
     return {label: PALETTE[rank % len(PALETTE)] for label, rank in ranks.items()} | GREYS
 
 
-def _pointer(points: MapPoints, row: int, text: str, colour: str, away_from: dict | None = None) -> dict:
-    """A label beside a point with an arrow to it, on a white box, offset towards the middle of the map so
-    it stays inside the plot and never hides the point it names; `away_from` (another label) sends this
+def _pointer(points: MapPoints, x: float, y: float, text: str, colour: str, away_from: dict | None = None) -> dict:
+    """A label beside the point at (x, y) with an arrow to it, on a white box, offset towards the middle of the
+    map so it stays inside the plot and never hides the point it names; `away_from` (another label) sends this
     one to the other side vertically, so two labels on nearby points do not cover each other."""
-    x, y = (float(v) for v in points.coords[row])
     middle_x, middle_y = (float(v) for v in (points.coords.min(axis=0) + points.coords.max(axis=0)) / 2)
     ay = -50 if y < middle_y else 50  # screen pixels: negative is up
     if away_from is not None:
@@ -74,11 +76,37 @@ def _pointer(points: MapPoints, row: int, text: str, colour: str, away_from: dic
                 bordercolor=colour, borderwidth=1, borderpad=3, font=dict(size=12, color="#111"))
 
 
-def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None) -> go.Figure:
+ZOOM = 2.5  # a found article's map is shown this much closer, centred on it (a double-click shows it whole)
+
+
+def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM) -> dict:
+    """Axis ranges that put (x, y) in the middle of the plot, `zoom` times closer than the whole map."""
+    low, high = points.coords.min(axis=0), points.coords.max(axis=0)
+    half = (high - low) / (2 * zoom)
+    return dict(xaxis=dict(range=[x - half[0], x + half[0]]), yaxis=dict(range=[y - half[1], y + half[1]]))
+
+
+def region_annotations(regions: Sequence[Region]) -> list[dict]:
+    """Each region's name at its most central point, on a pale box, no arrow: a place name, not a pointer."""
+    return [dict(x=region.x, y=region.y, text=escape_html(region.name), showarrow=False, name="region",
+                 bgcolor="rgba(255,255,255,0.72)", borderpad=2, font=dict(size=11, color="#333"))
+            for region in regions]
+
+
+def seed_title(points: MapPoints, title: str) -> str:
+    """The seed's label on a map: its title, and the aspects of this map it has no label of (its place then
+    says nothing about them)."""
+    lacks = f" · no {' or '.join(points.seed_lacks)} label" if points.seed_lacks else ""
+    return f"★ {escape_html(title)}{escape_html(lacks)}"
+
+
+def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
+               centre: bool = False, regions: Sequence[Region] = ()) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
-    faint and out of the legend), the neighbours and the seed on top, the seed's title and the
-    `highlight`ed (clicked) article's title pointed at from beside. customdata carries the article id for
-    clicks. Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
+    faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
+    the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
+    With `centre` the view is centred on the seed, closer in. customdata carries the article id for clicks.
+    Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
     Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
     comes escaped (map_side), and without it the hover shows the escaped title."""
     hover = points.hover or [escape_html(title) for title in points.titles]
@@ -86,10 +114,10 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     by_label: dict[str, list[int]] = {}
     for index, label in enumerate(points.colour):
         by_label.setdefault(label, []).append(index)
-    faint = dict(size=4, opacity=0.35)
+    faint = dict(size=3, opacity=0.35)
     for label in ([NO_LABEL] if NO_LABEL in by_label else []) + points.legend:
         rows = by_label[label]
-        style = faint if label == NO_LABEL else dict(size=6, opacity=0.85)
+        style = faint if label == NO_LABEL else dict(size=4, opacity=0.8)
         figure.add_trace(go.Scattergl(
             x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers",
             name=f"{escape_html(label)} ({len(rows)})", showlegend=label != NO_LABEL,
@@ -97,10 +125,10 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
             unselected=dict(marker=dict(opacity=style["opacity"])),  # a click marks one point, dims none
             customdata=[points.ids[i] for i in rows], hovertext=[hover[i] for i in rows], hoverinfo="text",
         ))
+    seed_style = dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111"))
     marks = [("◇ neighbours", [i for i, r in enumerate(points.role) if r == "neighbour"],
               dict(size=11, symbol="diamond-open", color="#111", line=dict(width=2))),
-             ("★ seed", [i for i, r in enumerate(points.role) if r == "seed"],
-              dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111")))]
+             ("★ seed", [i for i, r in enumerate(points.role) if r == "seed"], seed_style)]
     if highlight in points.ids:
         marks.append(("clicked", [points.ids.index(highlight)],
                       dict(size=22, symbol="circle-open", color="#d62728", line=dict(width=3))))
@@ -111,17 +139,32 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                 marker=style, unselected=dict(marker=dict(opacity=1)), customdata=[points.ids[i] for i in rows],
                 hovertext=[hover[i] for i in rows], hoverinfo="text",
             ))
-    seeds = marks[1][1]
-    seed_label = _pointer(points, seeds[0], f"★ {escape_html(points.titles[seeds[0]])}", "#111") if seeds else None
+    seed_at, seed_label = None, None
+    placed = points.text_placement
+    if placed is not None:
+        words = f"“{escape_html(points.text_seed or '')}” (placed by its neighbours)"
+        figure.add_trace(go.Scattergl(x=[placed.x], y=[placed.y], mode="markers", name="★ seed", showlegend=False,
+                                      marker=seed_style, unselected=dict(marker=dict(opacity=1)), customdata=[""],
+                                      hovertext=[words], hoverinfo="text"))
+        seed_at = (placed.x, placed.y)
+        seed_label = _pointer(points, *seed_at, f"★ {words}", "#111")
+    elif marks[1][1]:
+        row = marks[1][1][0]
+        seed_at = tuple(float(v) for v in points.coords[row])
+        seed_label = _pointer(points, *seed_at, seed_title(points, points.titles[row]), "#111")
+    figure.update_layout(annotations=region_annotations(regions))
     if seed_label:
         figure.add_annotation(seed_label)
     if highlight in points.ids:
         row = points.ids.index(highlight)
-        figure.add_annotation(_pointer(points, row, escape_html(points.titles[row]), "#d62728", seed_label))
+        figure.add_annotation(_pointer(points, *(float(v) for v in points.coords[row]),
+                                       escape_html(points.titles[row]), "#d62728", seed_label))
     figure.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top",
                                      font=dict(size=10), itemsizing="constant", itemwidth=30, tracegroupgap=0),
                          xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan",
                          plot_bgcolor="white")
+    if centre and seed_at is not None:
+        figure.update_layout(**centred_view(points, *seed_at))
     return _titled(figure, escape_html(title), 640, bottom=70)
 
 
