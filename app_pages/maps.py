@@ -124,7 +124,7 @@ def _neighbour_list(engine, plan: MapPlan, sides, seed, titles) -> None:
 def _seed_note(points: MapPoints, seed, label: str) -> str:
     """How this map placed the seed, when it is not simply one of its t-SNE points; or what it lacks."""
     if points.text_placement is not None:
-        return points.text_placement.describe(f"“{escape_markdown(points.text_seed)}”") + "."
+        return points.text_placement.describe(f"“{escape_markdown(points.text_seed)}”", points.coords) + "."
     if seed is None:
         return ""
     title = f"*{escape_markdown(seed.title)}*"
@@ -184,8 +184,8 @@ except AspectNavError as error:  # free text this corpus's encoders cannot read
     st.error(escape_markdown(str(error)))
     plan = map_plan(engine, seed, sides, k, size)
 sample = plan.sample
-marks = f"★ the seed, ◇ its {k} nearest neighbours in that space. " if seed or plan.text else ""
-st.caption(f"{sample.describe()}, the same in both maps: {marks}Hover for title and labels; click a point to mark "
+marks = f": ★ the seed, ◇ its {k} nearest neighbours in that space" if seed or plan.text else ""
+st.caption(f"{sample.describe()}, the same in both maps{marks}. Hover for title and labels; click a point to mark "
            "it in both maps.")
 if seed is not None and len(sides) == 2:
     st.markdown(map_overlap(engine, seed, sides))

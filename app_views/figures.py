@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import plotly.express as px
 import plotly.graph_objects as go
 
@@ -89,7 +90,7 @@ def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM) -> d
 def region_annotations(regions: Sequence[Region]) -> list[dict]:
     """Each region's name at its most central point, on a pale box, no arrow: a place name, not a pointer."""
     return [dict(x=region.x, y=region.y, text=escape_html(region.name), showarrow=False, name="region",
-                 bgcolor="rgba(255,255,255,0.72)", borderpad=2, font=dict(size=11, color="#333"))
+                 bgcolor="rgba(255,255,255,0.8)", borderpad=2, font=dict(size=12, color="#222"))
             for region in regions]
 
 
@@ -98,6 +99,12 @@ def seed_title(points: MapPoints, title: str) -> str:
     says nothing about them)."""
     lacks = f" · no {' or '.join(points.seed_lacks)} label" if points.seed_lacks else ""
     return f"★ {escape_html(title)}{escape_html(lacks)}"
+
+
+def _texts(values: list[str], rows: list[int]) -> np.ndarray:
+    """Per-point strings as a numpy object array: plotly checks a list item by item (0.3 s for 10,000 points),
+    an array at once."""
+    return np.asarray([values[i] for i in rows], dtype=object)
 
 
 def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
@@ -123,7 +130,7 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
             name=f"{escape_html(label)} ({len(rows)})", showlegend=label != NO_LABEL,
             marker=dict(color=colours.get(label, "#777"), **style),
             unselected=dict(marker=dict(opacity=style["opacity"])),  # a click marks one point, dims none
-            customdata=[points.ids[i] for i in rows], hovertext=[hover[i] for i in rows], hoverinfo="text",
+            customdata=_texts(points.ids, rows), hovertext=_texts(hover, rows), hoverinfo="text",
         ))
     seed_style = dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111"))
     marks = [("◇ neighbours", [i for i, r in enumerate(points.role) if r == "neighbour"],
@@ -136,8 +143,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
         if rows:
             figure.add_trace(go.Scattergl(
                 x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers", name=name, showlegend=False,
-                marker=style, unselected=dict(marker=dict(opacity=1)), customdata=[points.ids[i] for i in rows],
-                hovertext=[hover[i] for i in rows], hoverinfo="text",
+                marker=style, unselected=dict(marker=dict(opacity=1)), customdata=_texts(points.ids, rows),
+                hovertext=_texts(hover, rows), hoverinfo="text",
             ))
     seed_at, seed_label = None, None
     placed = points.text_placement

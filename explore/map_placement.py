@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+FAR_APART = 0.1  # neighbours whose mean distance to the placed point exceeds this share of the map's width
 MIN_WEIGHT = 1e-3  # a neighbour at zero or negative cosine still counts a little: a mean needs weights
 
 
@@ -30,10 +31,15 @@ class Placement:
     similarities: tuple[float, ...]
     spread: float
 
-    def describe(self, what: str) -> str:
-        """How the point got there, in words, for the page (`what` names the point)."""
-        return (f"{what} is not a point of this t-SNE map: it is placed at the similarity-weighted mean of the "
+    def describe(self, what: str, coords: np.ndarray | None = None) -> str:
+        """How the point got there, in words, for the page (`what` names the point); given the map's `coords`,
+        also whether its neighbours lie far apart on it (then the point sits between them, in none of their
+        regions)."""
+        said = (f"{what} is not a point of this t-SNE map: it is placed at the similarity-weighted mean of the "
                 f"positions of its {len(self.rows)} nearest articles (◇) in this space")
+        if coords is not None and len(coords) and self.spread > FAR_APART * float(np.ptp(coords, axis=0).max()):
+            said += "; they lie far apart here, so it sits between them rather than among them"
+        return said
 
 
 def placed_by_neighbours(coords: np.ndarray, rows: Sequence[int], similarities: Sequence[float]) -> Placement:

@@ -20,6 +20,8 @@ def test_neighbours_far_apart_give_a_large_spread():
     near = placed_by_neighbours(coords, [0, 1], [0.5, 0.5])
     apart = placed_by_neighbours(coords, [0, 2], [0.5, 0.5])
     assert near.spread == pytest.approx(0.5) and apart.spread == pytest.approx(50.0)
+    assert "far apart" in apart.describe("x", coords) and "far apart" not in near.describe("x", coords)
+    assert "far apart" not in apart.describe("x")  # without the map, nothing to compare with
 
 
 def test_negative_similarities_still_weigh_a_little_and_weights_sum_to_one():
