@@ -1,6 +1,6 @@
 """Maps: t-SNE of two spaces side by side (the whole corpus up to 20,000 articles), coloured by an aspect's
 labels, regions named; a found seed is marked and centred in both maps, its nearest articles listed beside them;
-a click marks an article in both maps. Spaces, colouring, the marked article and the regions live in the URL.
+a click marks an article in both maps, a box or lasso selects a group in both (listed, exported as CSV). Spaces, colouring, the marked article and the regions live in the URL.
 
 The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the seed's URL.
 """
@@ -10,9 +10,9 @@ import streamlit as st
 
 from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, map_side, map_spaces,
                                 missing_spaces_hint, space_key, space_label)
-from app_views.corpus_choice import chosen_corpus, corpus_param
+from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import colour_map, map_figure, selected_article
+from app_views.figures import colour_map, is_area_selection, map_figure, selected_article, selected_articles
 from app_views.markdown import code_span, escape_markdown
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
@@ -21,9 +21,11 @@ from explore.commands import build_space_command
 from explore.errors import AspectNavError
 from explore.map_neighbours import map_neighbours
 from explore.map_regions import Region, article_terms, map_regions
+from explore.map_selection import selection_csv, selection_rows
 from explore.maps import DEFAULT_SAMPLE, TOP_LABELS, MapPoints, most_labelled_aspect
 
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
+SELECTED = "map_selected"  # the article ids a box or lasso chose in either map (whatever the seed)
 LEFT, RIGHT, COLOUR, REGIONS = "map_left", "map_right", "map_colour", "map_regions"  # widget keys
 URL_READ = "map_url_read"  # the Maps part of the URL last adopted or written: any other one was typed or loaded
 # Projection.source in words: in the map's title, then in the caption below it
@@ -34,9 +36,35 @@ STAGES = {"early exaggeration": "separating clusters"}  # tsne's progress stages
 
 
 def _clicked(chart_key: str, seed_id: str | None) -> None:
-    """A chart's on_select callback: mark the clicked article in both maps (a click on nothing unmarks)."""
-    chosen = selected_article(st.session_state[chart_key].selection)
+    """A chart's on_select callback: a box or lasso selects its articles in both maps (an empty one clears the
+    selection); a click marks the clicked article in both maps (a click on nothing unmarks)."""
+    selection = st.session_state[chart_key].selection
+    if is_area_selection(selection):
+        st.session_state[SELECTED] = tuple(selected_articles(selection)) or None
+        return
+    chosen = selected_article(selection)
     st.session_state[HIGHLIGHT] = (seed_id, chosen) if chosen else None
+
+
+def _clear_selection() -> None:
+    st.session_state[SELECTED] = None
+
+
+def _selection_list(selected: tuple[str, ...], aspect: str | None) -> None:
+    """The articles a box or lasso chose: how many, a table with a link to explore from each, a CSV of them."""
+    rows = selection_rows(corpus, selected, aspect)
+    st.markdown(f"**Selected: {len(rows):,} article{'s' if len(rows) != 1 else ''}** (ringed in orange in both "
+                "maps; drag a box or lasso in either map to choose others)")
+    with st.container(horizontal=True, gap="small"):
+        st.download_button("Download CSV (ids and titles)", selection_csv(rows), file_name="map-selection.csv",
+                           mime="text/csv", icon=":material/download:", key="map_selection_csv")
+        st.button("Clear selection", key="map_selection_clear", on_click=_clear_selection,
+                  icon=":material/deselect:", type="tertiary")
+    hrefs = explore_hrefs(corpus)
+    table = [row | {"explore": "./" + hrefs(row["id"])} for row in rows]
+    st.dataframe(table, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(table)), key="map_selection",
+                 column_config={"id": None, "title": "Title",
+                                "explore": st.column_config.LinkColumn("Explore from", display_text="Explore from")})
 
 
 def _map_from(article_id: str) -> None:
@@ -207,6 +235,7 @@ _write_map_url(corpus, MapState(
     mark=seed_param(corpus.ids_by_title, highlight, corpus[highlight].title) if highlight else None,
     regions=show_regions))
 
+selected = tuple(i for i in st.session_state.get(SELECTED) or () if i in corpus)
 listed = bool(seed or plan.text)
 columns = st.columns([4] * len(sides) + ([3] if listed else []))
 bars = [place.empty() for place in columns[:len(sides)]]
@@ -225,16 +254,22 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         key = f"map-{side}-{kind}-{seed_id or ''}"
         short, said = SOURCES.get(points.source, (points.source, points.source))
         st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colour_map(points.ranks),
-                                   highlight, centre=True, regions=regions),
-                        key=key, on_select=lambda key=key: _clicked(key, seed_id), selection_mode="points")
+                                   highlight, centre=True, regions=regions, selected=selected),
+                        key=key, on_select=lambda key=key: _clicked(key, seed_id),
+                        selection_mode=("points", "box", "lasso"))
         st.caption(" ".join(filter(None, [f"t-SNE: {said}.", _seed_note(points, seed, kind)])))
 if listed:
     with columns[-1]:
         _neighbour_list(engine, plan, sides, seed, titles)
 
+if selected:
+    _selection_list(selected, colour_aspect)
+
 notes = []
 if seed or plan.text:
     notes.append("Each map is centred on ★, closer in: double-click a map to see all of it.")
+notes.append("Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in both maps and "
+             "listed below them.")
 if show_regions:
     notes.append("Region names: k-means on each map's layout, each region named by the labels and title words "
                  "most characteristic of its articles (class-based TF-IDF); switch them off above.")

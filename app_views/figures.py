@@ -1,7 +1,7 @@
 """Every plotly figure the pages draw: label distributions, embedding maps, evaluation bars, study mean ranks."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 import plotly.express as px
@@ -108,11 +108,12 @@ def _texts(values: list[str], rows: list[int]) -> np.ndarray:
 
 
 def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
-               centre: bool = False, regions: Sequence[Region] = ()) -> go.Figure:
+               centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = ()) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
-    With `centre` the view is centred on the seed, closer in. customdata carries the article id for clicks.
+    With `centre` the view is centred on the seed, closer in; `selected` articles (a box or lasso in either map)
+    are ringed in orange. customdata carries the article id for clicks.
     Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
     Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
     comes escaped (map_side), and without it the hover shows the escaped title."""
@@ -136,6 +137,10 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     marks = [("◇ neighbours", [i for i, r in enumerate(points.role) if r == "neighbour"],
               dict(size=11, symbol="diamond-open", color="#111", line=dict(width=2))),
              ("★ seed", [i for i, r in enumerate(points.role) if r == "seed"], seed_style)]
+    if selected:
+        chosen = set(selected)
+        marks.insert(0, ("selected", [i for i, article_id in enumerate(points.ids) if article_id in chosen],
+                         dict(size=9, symbol="circle-open", color="#ff7f0e", line=dict(width=2))))
     if highlight in points.ids:
         marks.append(("clicked", [points.ids.index(highlight)],
                       dict(size=22, symbol="circle-open", color="#d62728", line=dict(width=3))))
@@ -155,8 +160,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                                       hovertext=[words], hoverinfo="text"))
         seed_at = (placed.x, placed.y)
         seed_label = _pointer(points, *seed_at, f"★ {words}", "#111")
-    elif marks[1][1]:
-        row = marks[1][1][0]
+    elif seed_rows := next(rows for name, rows, _ in marks if name == "★ seed"):
+        row = seed_rows[0]
         seed_at = tuple(float(v) for v in points.coords[row])
         seed_label = _pointer(points, *seed_at, seed_title(points, points.titles[row]), "#111")
     figure.update_layout(annotations=region_annotations(regions))
@@ -177,13 +182,25 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
 
 def selected_article(selection) -> str | None:
     """The article id of the first clicked point of a plotly selection (customdata), if any."""
+    chosen = selected_articles(selection)
+    return chosen[0] if chosen else None
+
+
+def selected_articles(selection) -> list[str]:
+    """The article ids (customdata) of every point of a plotly selection, each once, in its order."""
+    chosen = []
     for point in (selection or {}).get("points", []):
-        chosen = point.get("customdata")
-        if isinstance(chosen, (list, tuple)):
-            chosen = chosen[0] if chosen else None
-        if chosen:
-            return str(chosen)
-    return None
+        article_id = point.get("customdata")
+        if isinstance(article_id, (list, tuple)):
+            article_id = article_id[0] if article_id else None
+        if article_id:
+            chosen.append(str(article_id))
+    return list(dict.fromkeys(chosen))
+
+
+def is_area_selection(selection) -> bool:
+    """Whether a plotly selection came from a box or a lasso (a group), not from a click on one point."""
+    return bool((selection or {}).get("box") or (selection or {}).get("lasso"))
 
 
 def mean_rank_figure(report: "StudyReport | Comparison", task_type: str) -> go.Figure:

@@ -28,7 +28,7 @@ return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
     seed: (t => t ? {x: Array.from(t.x), y: Array.from(t.y)} : {x: [], y: []})(
         gd._fullData.find(t => t.name === '★ seed')),
     xRange: gd._fullLayout.xaxis.range, yRange: gd._fullLayout.yaxis.range,
-    points: gd._fullData.filter(t => !['★ seed', '◇ neighbours', 'clicked'].includes(t.name))
+    points: gd._fullData.filter(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name))
         .reduce((n, t) => n + t.x.length, 0),
 }));
 """
@@ -212,3 +212,31 @@ def test_an_article_without_the_maps_aspect_is_labelled_so(server, browser):
     assert not any("no country label" in text for text in maps[0]["annotations"])  # generic: nothing lacking
     assert "Photosynthesis has no country label: where it lies on the country map says nothing about its country" \
         in _main_text(browser)
+
+
+def test_a_box_selection_in_one_map_is_ringed_in_both_and_listed_with_a_csv(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    _open_maps(browser, f"{server}/maps?seed=Mount+Everest")
+    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]  # the country map
+    box_tool = plot.find_element("css selector", '.modebar-btn[data-title="Box Select"]')
+    browser.execute_script("arguments[0].click();", box_tool)
+    area = plot.find_element("css selector", ".nsewdrag")  # the plot area, where a drag selects
+    width, height = area.size["width"], area.size["height"]
+    ActionChains(browser).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
+        .move_by_offset(width // 4, height // 4).release().perform()
+    wait(browser, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
+         "Selected:" in _main_text(d), timeout=300, message="the box's articles ringed in both maps")
+    idle(browser, timeout=300)
+    time.sleep(1.5)
+    counts = browser.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
+        gd._fullData.find(t => t.name === 'selected').x.length);""")
+    assert counts[0] == counts[1] and counts[0] >= 5, counts  # the same articles in both maps
+    assert f"Selected: {counts[0]:,} articles" in _main_text(browser)
+    assert buttons(browser, "map_selection_csv") and buttons(browser, "map_selection_clear")
+    shot(browser, "maps_box_selection.png")
+    heading = next(e for e in browser.find_elements("css selector", '[data-testid="stMarkdownContainer"]')
+                   if e.text.startswith("Selected:"))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", heading)
+    time.sleep(0.8)
+    shot(browser, "maps_box_selection_list.png")

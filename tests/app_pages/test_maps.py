@@ -196,3 +196,31 @@ def test_a_bad_map_url_is_reported_and_the_defaults_kept(app):
     assert "left='nowhere' ignored" in warnings and "mark='Nobody At All' ignored" in warnings
     assert "colour=" in warnings and "<b>" not in warnings  # escaped
     assert at.selectbox(key="map_left").value == "generic" and not at.exception
+
+
+def test_a_box_selection_is_ringed_in_both_maps_listed_and_exported(app):
+    at = app("app_pages/maps.py", seed="Person 7")
+    from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
+
+    modes = {PlotlyChart.SelectionMode.POINTS, PlotlyChart.SelectionMode.BOX, PlotlyChart.SelectionMode.LASSO}
+    assert all(set(chart.proto.selection_mode) == modes for chart in at.get("plotly_chart"))
+    at.session_state["map_selected"] = ("p9", "p11", "p3")  # what a box over three points in either map leaves
+    at.run()
+    for chart in charts(at):
+        assert sorted(_trace(chart, "selected")["customdata"]) == ["p11", "p3", "p9"]
+    assert any(m.value.startswith("**Selected: 3 articles**") for m in at.markdown)
+    table = at.dataframe[0].value
+    assert list(table["title"]) == ["Person 9", "Person 11", "Person 3"]
+    assert all("seed=Person" in href and href.startswith("./?") for href in table["explore"])
+    at.button(key="map_selection_clear").click().run()
+    assert not any(t["name"] == "selected" for chart in charts(at) for t in chart["data"])
+    assert not at.dataframe
+
+
+def test_a_box_or_lasso_selects_and_a_click_marks():
+    from app_views.figures import is_area_selection, selected_articles
+
+    box = {"points": [{"customdata": "p1"}, {"customdata": ["p2"]}, {"customdata": "p1"}], "box": [{"x": [0, 1]}]}
+    assert is_area_selection(box) and selected_articles(box) == ["p1", "p2"]
+    assert not is_area_selection({"points": [{"customdata": "p1"}], "box": [], "lasso": []})
+    assert is_area_selection({"points": [], "lasso": [{"x": [0, 1, 1]}]}) and selected_articles({}) == []
