@@ -27,6 +27,7 @@ from explore.maps import DEFAULT_SAMPLE, TOP_LABELS, MapPoints, most_labelled_as
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
 SELECTED = "map_selected"  # the article ids a box or lasso chose in either map (whatever the seed)
 LEFT, RIGHT, COLOUR, REGIONS = "map_left", "map_right", "map_colour", "map_regions"  # widget keys
+ONLY = "map_only"  # (aspect, label): the label filter (from the URL, e.g. a Corpus page bar), while colouring by aspect
 URL_READ = "map_url_read"  # the Maps part of the URL last adopted or written: any other one was typed or loaded
 # Projection.source in words: in the map's title, then in the caption below it
 SOURCES = {"shipped": ("shipped", "shipped with AspectNav, checksum verified"),
@@ -48,6 +49,23 @@ def _clicked(chart_key: str, seed_id: str | None) -> None:
 
 def _clear_selection() -> None:
     st.session_state[SELECTED] = None
+
+
+def _clear_filter() -> None:
+    st.session_state[ONLY] = None
+
+
+def _label_filter(aspect: str | None) -> str | None:
+    """The label the maps are filtered to, if it is a label of the colouring `aspect` (said when it is not)."""
+    wanted = st.session_state.get(ONLY)
+    if not wanted or not aspect or wanted[0] != aspect:
+        return None
+    label = wanted[1]
+    if not corpus.label_counts(aspect).get(label):
+        st.warning(f"No article has the {escape_markdown(aspect)} label “{escape_markdown(label)}”: all labels shown.")
+        st.session_state[ONLY] = None
+        return None
+    return label
 
 
 def _selection_list(selected: tuple[str, ...], aspect: str | None) -> None:
@@ -97,6 +115,10 @@ def _adopt_map_url(corpus, names: list[str], aspects: list[str], seed_id: str | 
         else:
             problems.append(f"{key}={value!r} ignored: this corpus has no such "
                             f"{'aspect' if key == 'colour' else 'space'} ({', '.join(choices) or 'none'}).")
+    if state.only:
+        st.session_state[ONLY] = (state.colour or st.session_state.get(COLOUR), state.only)
+    elif ONLY in st.session_state:
+        st.session_state[ONLY] = None
     if state.mark:
         try:
             st.session_state[HIGHLIGHT] = (seed_id, corpus.find(state.mark).id)
@@ -203,6 +225,7 @@ colour_aspect = controls[2].selectbox("Colour by", aspects or ["(none)"], key=CO
 colour_aspect = colour_aspect if aspects else None
 size = controls[3].number_input("Points at most", min_value=50, max_value=100_000, value=DEFAULT_SAMPLE, step=500,
                                 key="map_sample", help="A corpus with more articles is shown as a random sample.")
+only = _label_filter(colour_aspect)
 _default(REGIONS, True)
 show_regions = controls[4].toggle("Name regions", key=REGIONS)
 
@@ -218,6 +241,13 @@ st.caption(f"{sample.describe()}, the same in both maps{marks}. Hover for title 
 if seed is not None and len(sides) == 2:
     st.markdown(map_overlap(engine, seed, sides))
 
+if only:
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.markdown(f"Only the articles labelled **{escape_markdown(colour_aspect)}: {escape_markdown(only)}** "
+                    f"({corpus.label_counts(colour_aspect)[only]:,}) are in colour; the others are faint.")
+        st.button("Show every label", key="map_only_clear", on_click=_clear_filter, icon=":material/filter_alt_off:",
+                  type="tertiary")
+
 marked = st.session_state.get(HIGHLIGHT)
 highlight = marked[1] if marked and marked[0] == seed_id and marked[1] in corpus else None
 with st.container(horizontal=True, vertical_alignment="center"):
@@ -232,7 +262,7 @@ with st.container(horizontal=True, vertical_alignment="center"):
                      query_params=view.url_query(corpus, seed_id=highlight) | corpus_param(corpus.name))
 _write_map_url(corpus, MapState(
     left=sides[0] if len(sides) > 1 else None, right=sides[1] if len(sides) > 1 else None, colour=colour_aspect,
-    mark=seed_param(corpus.ids_by_title, highlight, corpus[highlight].title) if highlight else None,
+    only=only, mark=seed_param(corpus.ids_by_title, highlight, corpus[highlight].title) if highlight else None,
     regions=show_regions))
 
 selected = tuple(i for i in st.session_state.get(SELECTED) or () if i in corpus)
@@ -247,7 +277,7 @@ for bar in bars:
 shown = []
 for side, (place, kind) in enumerate(zip(columns, sides)):
     with place:
-        points = map_side(engine, plan, kind, seed, colour_aspect, projected=projected[side])
+        points = map_side(engine, plan, kind, seed, colour_aspect, projected=projected[side], only=only)
         shown.append(points)
         regions = _regions(corpus.content_hash, f"{space_key(engine, kind)}/{sample.key}", points) \
             if show_regions else []
@@ -277,6 +307,9 @@ if colour_aspect:
     aspect = escape_markdown(colour_aspect)
     notes.append(f"Colours: the {TOP_LABELS} most common {aspect} labels of the whole corpus, each always in the same "
                  f"colour (across seeds and in both maps); mid grey: other {aspect} labels; faint light grey: no "
-                 f"{aspect} label ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it.")
+                 f"{aspect} label ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it, "
+                 "double-click it to show only it; on the Corpus page, a click on a label's bar opens the maps "
+                 "filtered to it." if not only else f"Colours: {aspect} “{escape_markdown(only)}” in colour, the "
+                 "other points faint.")
 for note in notes:
     st.caption(note)

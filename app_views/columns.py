@@ -193,14 +193,15 @@ def map_projections(engine: Neighbourhood, plan: MapPlan, names: Sequence[str],
 
 
 def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | None, colour_aspect: str | None,
-             params: ProjectionParams = ProjectionParams(), projected: Projection | None = None) -> MapPoints:
+             params: ProjectionParams = ProjectionParams(), projected: Projection | None = None,
+             only: str | None = None) -> MapPoints:
     """The points of one space's map: t-SNE of the sample (`projected`, else read or computed now), seed and
     neighbours marked, a free-text seed placed by its neighbours in this space, the aspects of this space the
     seed lacks named, with hover labels that show the corpus's text as text."""
     if projected is None:
         projected = projection(space_key(engine, name), space_vectors(engine, name), plan.sample, params)
     points = map_points(engine.corpus, plan.sample, projected.coords, colour_aspect, seed.id if seed else None,
-                        plan.neighbours[name], projected.method, projected.cached, projected.source)
+                        plan.neighbours[name], projected.method, projected.cached, projected.source, only)
     extra = {}
     if plan.text and plan.neighbours[name]:
         at = {article_id: row for row, article_id in enumerate(points.ids)}

@@ -10,12 +10,12 @@ import plotly.graph_objects as go
 from app_views.markdown import escape_html
 from explore.corpus.model import Corpus
 from explore.map_regions import Region
-from explore.maps import NO_LABEL, OTHER, MapPoints
+from explore.maps import FAINT, FILTERED_OUT, NO_LABEL, OTHER, MapPoints
 from study.analysis import Comparison, StudyReport
 
 # One distinct colour per ranked label (explore.maps.TOP_LABELS); "other" and "no label" are greys.
 PALETTE = px.colors.qualitative.Bold[:10]
-GREYS = {OTHER: "#9e9e9e", NO_LABEL: "#d9d9d9"}
+GREYS = {OTHER: "#9e9e9e", NO_LABEL: "#d9d9d9", FILTERED_OUT: "#d9d9d9"}
 
 
 def _titled(figure: go.Figure, title: str, height: int, bottom: int = 10) -> go.Figure:
@@ -32,7 +32,9 @@ def label_distribution_figure(corpus: Corpus, aspect: str, top: int = 15) -> go.
     counts = all_counts.most_common(top)
     labels = [escape_html(label) for label, _ in counts][::-1]
     values = [count for _, count in counts][::-1]
-    figure = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#4c78a8"))
+    raw = [label for label, _ in counts][::-1]  # customdata: the label itself, for a click (Corpus → Maps)
+    figure = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#4c78a8",
+                              customdata=np.asarray(raw, dtype=object)))
     figure.update_layout(xaxis_title="articles")
     return _titled(figure, f"{escape_html(aspect)}: top {len(labels)} of {len(all_counts)} labels "
                            f"({corpus.coverage(aspect):.0%} of articles labelled)", 150 + 18 * len(labels))
@@ -123,12 +125,12 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     for index, label in enumerate(points.colour):
         by_label.setdefault(label, []).append(index)
     faint = dict(size=3, opacity=0.35)
-    for label in ([NO_LABEL] if NO_LABEL in by_label else []) + points.legend:
+    for label in [label for label in FAINT if label in by_label] + points.legend:
         rows = by_label[label]
-        style = faint if label == NO_LABEL else dict(size=4, opacity=0.8)
+        style = faint if label in FAINT else dict(size=4, opacity=0.8)
         figure.add_trace(go.Scattergl(
             x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers",
-            name=f"{escape_html(label)} ({len(rows)})", showlegend=label != NO_LABEL,
+            name=f"{escape_html(label)} ({len(rows)})", showlegend=label not in FAINT,
             marker=dict(color=colours.get(label, "#777"), **style),
             unselected=dict(marker=dict(opacity=style["opacity"])),  # a click marks one point, dims none
             customdata=_texts(points.ids, rows), hovertext=_texts(hover, rows), hoverinfo="text",

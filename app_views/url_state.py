@@ -74,20 +74,21 @@ def to_query(state: ViewState) -> dict[str, str]:
     return query
 
 
-# --- the Maps page's own part of the URL: ?left=generic&right=country&colour=topic&mark=Paris&regions=off ----
+# --- the Maps page's own part of the URL: ?left=generic&right=country&colour=topic&only=Arts&mark=Paris&regions=off
 
-MAP_PARAMS = ("left", "right", "colour", "mark", "regions")
+MAP_PARAMS = ("left", "right", "colour", "only", "mark", "regions")
 REGIONS_OFF = "off"
 
 
 @dataclass
 class MapState:
-    """The two spaces, the colouring aspect, the marked article (a title or an id) and whether regions are
-    named. Names are checked by the page against what the corpus has; parsing only reads."""
+    """The two spaces, the colouring aspect (and one label of it the map is filtered to), the marked article (a
+    title or an id) and whether regions are named. Names are checked by the page against what the corpus has; parsing only reads."""
 
     left: str | None = None
     right: str | None = None
     colour: str | None = None
+    only: str | None = None  # one label of `colour`: only its articles in colour
     mark: str | None = None
     regions: bool = True
     problems: list[str] = field(default_factory=list)
@@ -96,7 +97,8 @@ class MapState:
 def parse_map_query(params: Mapping[str, str]) -> MapState:
     """The Maps part of a URL; never raises (an unknown `regions` value is reported, regions stay on)."""
     value = lambda key: (params.get(key) or "").strip() or None  # noqa: E731
-    state = MapState(left=value("left"), right=value("right"), colour=value("colour"), mark=value("mark"))
+    state = MapState(left=value("left"), right=value("right"), colour=value("colour"), only=value("only"),
+                     mark=value("mark"))
     regions = value("regions")
     if regions is not None and regions not in (REGIONS_OFF, "on"):
         state.problems.append(f"regions={regions!r} ignored: say regions=off to hide the region names")
@@ -106,7 +108,7 @@ def parse_map_query(params: Mapping[str, str]) -> MapState:
 
 def map_query(state: MapState) -> dict[str, str]:
     """The Maps part of the URL for `state` (regions left out while on, the default)."""
-    query = {key: getattr(state, key) for key in ("left", "right", "colour", "mark") if getattr(state, key)}
+    query = {key: getattr(state, key) for key in ("left", "right", "colour", "only", "mark") if getattr(state, key)}
     if not state.regions:
         query["regions"] = REGIONS_OFF
     return query

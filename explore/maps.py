@@ -51,6 +51,8 @@ DEFAULT_SAMPLE = FULL_MAP_UP_TO  # the Maps page's default: the whole corpus up 
 TOP_LABELS = 10  # coloured labels: more colours stop being told apart
 OTHER = "other"
 NO_LABEL = "(no label)"
+FILTERED_OUT = "(not the chosen label)"  # points a label filter leaves faint
+FAINT = (NO_LABEL, FILTERED_OUT)  # drawn faint and out of the legend
 PLACE_NEIGHBOURS = 5
 
 
@@ -420,6 +422,10 @@ class MapPoints:
     text_seed: str | None = None  # a free-text seed: no row of the map, drawn at `text_placement`
     text_placement: Placement | None = None  # where the free-text seed was placed, by its neighbours here
     seed_lacks: tuple[str, ...] = ()  # the aspects of this map's space the seed article has no label of
+    only: str | None = None  # the label of `aspect` a filter keeps in colour (others faint)
+
+    def count(self, label: str) -> int:
+        return self.colour.count(label)
 
     @property
     def unlabelled_share(self) -> float:
@@ -429,10 +435,15 @@ class MapPoints:
 
 def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect: str | None,
                seed_id: str | None = None, neighbour_ids: Sequence[str] = (), method: str = "",
-               cached: bool = False, source: str = "") -> MapPoints:
+               cached: bool = False, source: str = "", only: str | None = None) -> MapPoints:
+    """The points of a map in sample order, coloured by `colour_aspect`; with `only` (one label of that aspect) the
+    articles carrying it are coloured and every other point is faint (FILTERED_OUT)."""
     rows = sample.rows.tolist()
     ranks = label_ranks(corpus, colour_aspect)
     colours = colour_labels(corpus, rows, colour_aspect, ranks)
+    if only and colour_aspect:
+        ranks = ranks if only in ranks else ranks | {only: len(ranks)}  # a rarer label gets the next colour
+        colours = [only if only in corpus.articles[row].labels(colour_aspect) else FILTERED_OUT for row in rows]
     neighbours = set(neighbour_ids)
     ids, titles, role = [], [], []
     for row in rows:
@@ -445,7 +456,7 @@ def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect
     legend += [OTHER] if OTHER in present else []
     placed = np.arange(len(rows)) >= len(sample.base)
     return MapPoints(ids, titles, colours, role, coords, placed, method, cached, source, legend, ranks=ranks,
-                     aspect=colour_aspect)
+                     aspect=colour_aspect, only=only if only and colour_aspect else None)
 
 
 def top_overlap(first: Sequence[str], second: Sequence[str]) -> float:

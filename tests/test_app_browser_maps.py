@@ -240,3 +240,32 @@ def test_a_box_selection_in_one_map_is_ringed_in_both_and_listed_with_a_csv(serv
     browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", heading)
     time.sleep(0.8)
     shot(browser, "maps_box_selection_list.png")
+
+
+def test_a_label_bar_on_the_corpus_page_opens_the_maps_filtered_to_it(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.get(f"{server}/corpus")
+    wait(browser, lambda d: d.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot'))
+        .some(gd => gd._fullLayout && gd._fullLayout.title.text.replace(/<[^>]*>/g, '').startsWith('country:'));"""), timeout=300,
+         message="the country label chart")
+    idle(browser)
+    time.sleep(1)
+    plot = next(p for p in browser.find_elements("css selector", ".js-plotly-plot")
+                if browser.execute_script("return arguments[0]._fullLayout.title.text.replace(/<[^>]*>/g, '')", p)
+                .startswith("country:"))
+    label = browser.execute_script("const t = arguments[0]._fullData[0]; return t.customdata[t.customdata.length - 1];",
+                                   plot)  # the top bar: the most common country
+    bars = plot.find_elements("css selector", ".bars .point path")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", plot)
+    time.sleep(0.5)
+    ActionChains(browser).move_to_element(bars[-1]).click().perform()
+    wait(browser, lambda d: "/maps" in d.current_url and len(d.find_elements("css selector", ".js-plotly-plot")) == 2,
+         timeout=300, message="the Maps page")
+    maps = _open_maps(browser, browser.current_url)
+    assert "colour=country" in browser.current_url and "only=" in browser.current_url
+    for plot in maps:
+        legend = [name for name in plot["names"] if name not in plot["offLegend"]]
+        assert len(legend) == 1 and legend[0].startswith(label), (label, legend)
+    assert f"Only the articles labelled country: {label}" in _main_text(browser)
+    shot(browser, "maps_label_filter.png")

@@ -224,3 +224,23 @@ def test_a_box_or_lasso_selects_and_a_click_marks():
     assert is_area_selection(box) and selected_articles(box) == ["p1", "p2"]
     assert not is_area_selection({"points": [{"customdata": "p1"}], "box": [], "lasso": []})
     assert is_area_selection({"points": [], "lasso": [{"x": [0, 1, 1]}]}) and selected_articles({}) == []
+
+
+def test_a_label_filter_from_the_url_colours_only_that_label(app):
+    at = app("app_pages/maps.py", seed="Person 7", colour="country", only="Japan")
+    for chart in charts(at):
+        shown = [t["name"] for t in chart["data"] if t.get("showlegend") is not False]
+        assert shown == ["Japan (20)"], shown
+        faint = _trace(chart, "(not the chosen label) (100)")
+        assert faint["showlegend"] is False and faint["marker"]["opacity"] < 0.5
+    assert any("Only the articles labelled **country: Japan** (20)" in m.value for m in at.markdown)
+    assert at.query_params["only"] == "Japan"
+    at.button(key="map_only_clear").click().run()
+    assert "only" not in at.query_params
+    assert any(t["name"].startswith("France") for t in charts(at)[0]["data"])
+
+
+def test_a_label_filter_of_another_aspect_or_an_unknown_label_is_not_applied(app):
+    at = app("app_pages/maps.py", seed="Person 7", colour="country", only="Atlantis")
+    assert any("No article has the country label “Atlantis”" in w.value for w in at.warning)
+    assert any(t["name"].startswith("Japan") for t in charts(at)[0]["data"]) and "only" not in at.query_params
