@@ -82,11 +82,22 @@ def _pointer(points: MapPoints, x: float, y: float, text: str, colour: str, away
 ZOOM = 2.5  # a found article's map is shown this much closer, centred on it (a double-click shows it whole)
 
 
-def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM) -> dict:
-    """Axis ranges that put (x, y) in the middle of the plot, `zoom` times closer than the whole map."""
+def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM,
+                 include: Sequence[tuple[float, float]] = ()) -> dict:
+    """Axis ranges that put (x, y) in the middle of the plot, `zoom` times closer than the whole map, widened so
+    every point of `include` (a marked article) stays in view with a margin."""
     low, high = points.coords.min(axis=0), points.coords.max(axis=0)
     half = (high - low) / (2 * zoom)
+    for px, py in include:
+        half = np.maximum(half, 1.15 * np.abs(np.array([px - x, py - y])))
     return dict(xaxis=dict(range=[x - half[0], x + half[0]]), yaxis=dict(range=[y - half[1], y + half[1]]))
+
+
+def in_view(view: dict, x: float, y: float, margin: float = 0.12) -> bool:
+    """Whether (x, y) lies inside `view` (centred_view's ranges) away from its edges, where a name would be cut."""
+    (x0, x1), (y0, y1) = view["xaxis"]["range"], view["yaxis"]["range"]
+    return x0 + margin * (x1 - x0) <= x <= x1 - margin * (x1 - x0) and \
+        y0 + margin / 2 * (y1 - y0) <= y <= y1 - margin / 2 * (y1 - y0)
 
 
 def region_annotations(regions: Sequence[Region]) -> list[dict]:
@@ -166,6 +177,10 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
         row = seed_rows[0]
         seed_at = tuple(float(v) for v in points.coords[row])
         seed_label = _pointer(points, *seed_at, seed_title(points, points.titles[row]), "#111")
+    marked = [tuple(float(v) for v in points.coords[points.ids.index(highlight)])] if highlight in points.ids else []
+    view = centred_view(points, *seed_at, include=marked) if centre and seed_at is not None else None
+    if view is not None:  # closer in: a region named at the edge would be cut, one outside is not on screen
+        regions = [region for region in regions if in_view(view, region.x, region.y)]
     figure.update_layout(annotations=region_annotations(regions))
     if seed_label:
         figure.add_annotation(seed_label)
@@ -177,8 +192,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                                      font=dict(size=10), itemsizing="constant", itemwidth=30, tracegroupgap=0),
                          xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan",
                          plot_bgcolor="white")
-    if centre and seed_at is not None:
-        figure.update_layout(**centred_view(points, *seed_at))
+    if view is not None:
+        figure.update_layout(**view)
     return _titled(figure, escape_html(title), 640, bottom=70)
 
 

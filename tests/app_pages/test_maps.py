@@ -164,7 +164,7 @@ def test_default_colouring_is_the_aspect_that_labels_the_most_articles(app):
 
 
 def test_regions_are_named_on_both_maps_and_can_be_switched_off(app):
-    at = app("app_pages/maps.py", seed="Person 7")
+    at = app("app_pages/maps.py")  # no seed: each map whole, every region in view
     for chart in charts(at):
         regions = [a for a in chart["layout"]["annotations"] if a.get("name") == "region"]
         assert len(regions) >= 2 and all(a["text"] for a in regions)
@@ -173,7 +173,7 @@ def test_regions_are_named_on_both_maps_and_can_be_switched_off(app):
     assert any(a["text"].split(" · ")[0] in countries for a in right["layout"]["annotations"]
                if a.get("name") == "region")  # the country map's regions are its countries
     at.toggle(key="map_regions").set_value(False).run()
-    assert not any(a.get("name") == "region" for chart in charts(at) for a in chart["layout"]["annotations"])
+    assert not any(a.get("name") == "region" for chart in charts(at) for a in chart["layout"].get("annotations", []))
     assert at.query_params["regions"] == "off"
 
 
@@ -244,3 +244,18 @@ def test_a_label_filter_of_another_aspect_or_an_unknown_label_is_not_applied(app
     at = app("app_pages/maps.py", seed="Person 7", colour="country", only="Atlantis")
     assert any("No article has the country label “Atlantis”" in w.value for w in at.warning)
     assert any(t["name"].startswith("Japan") for t in charts(at)[0]["data"]) and "only" not in at.query_params
+
+
+def test_a_marked_article_stays_in_view_of_both_centred_maps(app):
+    import numpy as np
+
+    at = app("app_pages/maps.py", seed="Person 7", mark="Person 100")
+    for chart in charts(at):
+        clicked = _trace(chart, "clicked")
+        x, y = _numbers(clicked["x"])[0], _numbers(clicked["y"])[0]
+        (x0, x1), (y0, y1) = chart["layout"]["xaxis"]["range"], chart["layout"]["yaxis"]["range"]
+        assert x0 < x < x1 and y0 < y < y1
+        seed = _trace(chart, "★ seed")
+        assert np.mean([x0, x1]) == pytest.approx(_numbers(seed["x"])[0])  # still centred on the seed
+        for region in (a for a in chart["layout"]["annotations"] if a.get("name") == "region"):
+            assert x0 < region["x"] < x1 and y0 < region["y"] < y1  # no name cut at the edge
