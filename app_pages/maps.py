@@ -1,6 +1,7 @@
 """Maps: t-SNE of two spaces side by side (the whole corpus up to 20,000 articles), coloured by an aspect's
 labels, regions named; a found seed is marked and centred in both maps, its nearest articles listed beside them;
-a click marks an article in both maps, a box or lasso selects a group in both (listed, exported as CSV). Spaces, colouring, the marked article and the regions live in the URL.
+a click marks an article in both maps, a box or lasso selects a group in both (listed, exported as CSV).
+Spaces, colouring, the label filter, the marked article and the regions live in the URL.
 
 The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the seed's URL.
 """
@@ -12,7 +13,8 @@ from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, 
                                 missing_spaces_hint, space_key, space_label)
 from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import colour_map, is_area_selection, map_figure, selected_article, selected_articles
+from app_views.figures import (colour_map, is_area_selection, map_figure, selected_article, selected_articles,
+                               zooms_in)
 from app_views.markdown import code_span, escape_markdown
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
@@ -236,8 +238,9 @@ except AspectNavError as error:  # free text this corpus's encoders cannot read
     plan = map_plan(engine, seed, sides, k, size)
 sample = plan.sample
 marks = f": ★ the seed, ◇ its {k} nearest neighbours in that space" if seed or plan.text else ""
-st.caption(f"{sample.describe()}, the same in both maps{marks}. Hover for title and labels; click a point to mark "
-           "it in both maps.")
+both = ", the same in both maps" if len(sides) == 2 else ""
+st.caption(f"{sample.describe()}{both}{marks}. Hover for title and labels; click a point to mark "
+           f"it{' in both maps' if len(sides) == 2 else ''}.")
 if seed is not None and len(sides) == 2:
     st.markdown(map_overlap(engine, seed, sides))
 
@@ -296,7 +299,7 @@ if selected:
     _selection_list(selected, colour_aspect)
 
 notes = []
-if seed or plan.text:
+if (seed or plan.text) and zooms_in(shown[0]):
     notes.append("Each map is centred on ★, closer in: double-click a map to see all of it.")
 notes.append("Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in both maps and "
              "listed below them.")

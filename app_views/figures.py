@@ -80,6 +80,13 @@ def _pointer(points: MapPoints, x: float, y: float, text: str, colour: str, away
 
 
 ZOOM = 2.5  # a found article's map is shown this much closer, centred on it (a double-click shows it whole)
+CENTRE_FROM = 1000  # points: a smaller map is read whole at a glance, so it is not zoomed
+DENSE_FROM = 3000  # points: from here markers are drawn smaller, so clusters stay readable
+
+
+def zooms_in(points: MapPoints) -> bool:
+    """Whether a map centred on its seed is drawn closer in (a map of many points) or whole (a small one)."""
+    return len(points.ids) >= CENTRE_FROM
 
 
 def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM,
@@ -125,7 +132,7 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
-    With `centre` the view is centred on the seed, closer in; `selected` articles (a box or lasso in either map)
+    With `centre` a map of many points (zooms_in) is centred on the seed, closer in; `selected` articles (a box or lasso in either map)
     are ringed in orange. customdata carries the article id for clicks.
     Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
     Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
@@ -135,10 +142,11 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     by_label: dict[str, list[int]] = {}
     for index, label in enumerate(points.colour):
         by_label.setdefault(label, []).append(index)
-    faint = dict(size=3, opacity=0.35)
+    dense = len(points.ids) >= DENSE_FROM
+    faint = dict(size=3 if dense else 4, opacity=0.35)
     for label in [label for label in FAINT if label in by_label] + points.legend:
         rows = by_label[label]
-        style = faint if label in FAINT else dict(size=4, opacity=0.8)
+        style = faint if label in FAINT else dict(size=4 if dense else 6, opacity=0.8 if dense else 0.85)
         figure.add_trace(go.Scattergl(
             x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers",
             name=f"{escape_html(label)} ({len(rows)})", showlegend=label not in FAINT,
@@ -178,7 +186,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
         seed_at = tuple(float(v) for v in points.coords[row])
         seed_label = _pointer(points, *seed_at, seed_title(points, points.titles[row]), "#111")
     marked = [tuple(float(v) for v in points.coords[points.ids.index(highlight)])] if highlight in points.ids else []
-    view = centred_view(points, *seed_at, include=marked) if centre and seed_at is not None else None
+    view = centred_view(points, *seed_at, include=marked) if centre and seed_at is not None and zooms_in(points) \
+        else None
     if view is not None:  # closer in: a region named at the edge would be cut, one outside is not on screen
         regions = [region for region in regions if in_view(view, region.x, region.y)]
     figure.update_layout(annotations=region_annotations(regions))

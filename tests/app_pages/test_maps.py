@@ -120,9 +120,12 @@ def _trace(chart, name):
     return next(t for t in chart["data"] if t["name"] == name)
 
 
-def test_a_found_article_is_marked_and_centred_in_both_maps_and_its_neighbours_listed(app):
+def test_a_found_article_is_marked_and_centred_in_both_maps_and_its_neighbours_listed(app, monkeypatch):
     import numpy as np
 
+    from app_views import figures
+
+    monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
     at = app("app_pages/maps.py", seed="Person 7")
     assert at.text_input(key="seed_picker").label.startswith("Find an article on the maps")
     for chart in charts(at):
@@ -246,9 +249,12 @@ def test_a_label_filter_of_another_aspect_or_an_unknown_label_is_not_applied(app
     assert any(t["name"].startswith("Japan") for t in charts(at)[0]["data"]) and "only" not in at.query_params
 
 
-def test_a_marked_article_stays_in_view_of_both_centred_maps(app):
+def test_a_marked_article_stays_in_view_of_both_centred_maps(app, monkeypatch):
     import numpy as np
 
+    from app_views import figures
+
+    monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
     at = app("app_pages/maps.py", seed="Person 7", mark="Person 100")
     for chart in charts(at):
         clicked = _trace(chart, "clicked")
@@ -259,3 +265,9 @@ def test_a_marked_article_stays_in_view_of_both_centred_maps(app):
         assert np.mean([x0, x1]) == pytest.approx(_numbers(seed["x"])[0])  # still centred on the seed
         for region in (a for a in chart["layout"]["annotations"] if a.get("name") == "region"):
             assert x0 < region["x"] < x1 and y0 < region["y"] < y1  # no name cut at the edge
+
+
+def test_a_small_map_is_shown_whole_around_its_seed(app):
+    at = app("app_pages/maps.py", seed="Person 7")  # 120 points: read at a glance, not zoomed
+    assert all("range" not in chart["layout"].get("xaxis", {}) for chart in charts(at))
+    assert not any("centred on ★" in c.value for c in at.caption)
