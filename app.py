@@ -12,6 +12,7 @@ import streamlit as st
 
 from app_views.corpus_choice import corpus_picker, study_corpus, wikipedia_credit
 from app_views.markdown import escape_markdown
+from app_views.url_state import MAP_PARAMS
 from app_views.view_session import adopt_url, write_url
 from app_views.view_widgets import k_slider
 from explore.errors import AspectNavError, storage_error
@@ -30,9 +31,10 @@ study_pages = [
             default=serving_a_study),
     st.Page("app_pages/study_results.py", title="Study results", icon=":material/lock:", url_path="study-results"),
 ]
+maps_page = st.Page("app_pages/maps.py", title="Maps", icon=":material/scatter_plot:")
 seed_pages = [
     st.Page("app_pages/explore.py", title="Explore", icon=":material/explore:", default=True),
-    st.Page("app_pages/maps.py", title="Maps", icon=":material/scatter_plot:"),
+    maps_page,
 ]
 explore_pages = seed_pages + [
     st.Page("app_pages/corpus.py", title="Corpus", icon=":material/menu_book:"),
@@ -48,7 +50,7 @@ def draw_page() -> None:
         if page in seed_pages:
             for problem in adopt_url(corpus):  # before any widget is drawn from the view
                 st.warning(escape_markdown(problem))
-            write_url(corpus)
+            write_url(corpus, keep=MAP_PARAMS if page == maps_page else ())
             k_slider()
     else:  # the study pages show the study's corpus, whatever the picker chose
         wikipedia_credit(study_corpus())

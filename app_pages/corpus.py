@@ -7,7 +7,7 @@ import streamlit as st
 
 from app_views.article_reader import show_article
 from app_views.corpus_choice import chosen_corpus, corpus_param
-from app_views.figures import label_distribution_figure
+from app_views.figures import label_distribution_figure, selected_article
 from app_views.markdown import escape_markdown, link_caption
 from app_views.view_session import explore_view
 
@@ -69,7 +69,13 @@ else:
         hide_index=True,
     )
     top = st.slider("Labels per chart", 5, 40, 15, key="corpus_top")
+    st.caption("Click a label's bar to see its articles on the Maps page.")
     names = list(stats["aspects"])
     for start in range(0, len(names), 2):
         for column, name in zip(st.columns(2), names[start:start + 2]):
-            column.plotly_chart(label_distribution_figure(corpus, name, top), key=f"labels-{name}")
+            event = column.plotly_chart(label_distribution_figure(corpus, name, top), key=f"labels-{name}",
+                                        on_select="rerun", selection_mode="points")
+            label = selected_article(event.selection)  # the bar's customdata: its label
+            if label:
+                st.switch_page("app_pages/maps.py", query_params={"colour": name, "only": label}
+                               | corpus_param(corpus.name))

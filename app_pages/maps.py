@@ -1,24 +1,36 @@
-"""Maps: t-SNE of a sample of two spaces side by side, coloured by an aspect's labels; a click marks the
-article in both maps and offers to map or explore from it.
+"""Maps: t-SNE of two spaces side by side (the whole corpus up to 20,000 articles), coloured by an aspect's
+labels, regions named; a found seed is marked and centred in both maps, its nearest articles listed beside them;
+a click marks an article in both maps, a box or lasso selects a group in both (listed, exported as CSV).
+Spaces, colouring, the label filter, the marked article and the regions live in the URL.
 
-The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the URL.
+The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the seed's URL.
 """
 from __future__ import annotations
 
 import streamlit as st
 
-from app_views.columns import (map_overlap, map_plan, map_projections, map_side, map_spaces, missing_spaces_hint,
-                                space_label)
-from app_views.corpus_choice import chosen_corpus, corpus_param
+from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, map_side, map_spaces,
+                                missing_spaces_hint, space_key, space_label)
+from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import colour_map, map_figure, selected_article
+from app_views.figures import (colour_map, is_area_selection, map_figure, selected_article, selected_articles,
+                               zooms_in)
 from app_views.markdown import code_span, escape_markdown
+from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
 from app_views.view_widgets import seed_picker
 from explore.commands import build_space_command
-from explore.maps import DEFAULT_SAMPLE, TOP_LABELS
+from explore.errors import AspectNavError
+from explore.map_neighbours import map_neighbours
+from explore.map_regions import Region, article_terms, map_regions
+from explore.map_selection import selection_csv, selection_rows
+from explore.maps import DEFAULT_SAMPLE, TOP_LABELS, MapPoints, most_labelled_aspect
 
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
+SELECTED = "map_selected"  # the article ids a box or lasso chose in either map (whatever the seed)
+LEFT, RIGHT, COLOUR, REGIONS = "map_left", "map_right", "map_colour", "map_regions"  # widget keys
+ONLY = "map_only"  # (aspect, label): the label filter (from the URL, e.g. a Corpus page bar), while colouring by aspect
+URL_READ = "map_url_read"  # the Maps part of the URL last adopted or written: any other one was typed or loaded
 # Projection.source in words: in the map's title, then in the caption below it
 SOURCES = {"shipped": ("shipped", "shipped with AspectNav, checksum verified"),
            "cache": ("cached", "read from the cache in your data home"),
@@ -27,9 +39,52 @@ STAGES = {"early exaggeration": "separating clusters"}  # tsne's progress stages
 
 
 def _clicked(chart_key: str, seed_id: str | None) -> None:
-    """A chart's on_select callback: mark the clicked article in both maps (a click on nothing unmarks)."""
-    chosen = selected_article(st.session_state[chart_key].selection)
+    """A chart's on_select callback: a box or lasso selects its articles in both maps (an empty one clears the
+    selection); a click marks the clicked article in both maps (a click on nothing unmarks)."""
+    selection = st.session_state[chart_key].selection
+    if is_area_selection(selection):
+        st.session_state[SELECTED] = tuple(selected_articles(selection)) or None
+        return
+    chosen = selected_article(selection)
     st.session_state[HIGHLIGHT] = (seed_id, chosen) if chosen else None
+
+
+def _clear_selection() -> None:
+    st.session_state[SELECTED] = None
+
+
+def _clear_filter() -> None:
+    st.session_state[ONLY] = None
+
+
+def _label_filter(aspect: str | None) -> str | None:
+    """The label the maps are filtered to, if it is a label of the colouring `aspect` (said when it is not)."""
+    wanted = st.session_state.get(ONLY)
+    if not wanted or not aspect or wanted[0] != aspect:
+        return None
+    label = wanted[1]
+    if not corpus.label_counts(aspect).get(label):
+        st.warning(f"No article has the {escape_markdown(aspect)} label “{escape_markdown(label)}”: all labels shown.")
+        st.session_state[ONLY] = None
+        return None
+    return label
+
+
+def _selection_list(selected: tuple[str, ...], aspect: str | None) -> None:
+    """The articles a box or lasso chose: how many, a table with a link to explore from each, a CSV of them."""
+    rows = selection_rows(corpus, selected, aspect)
+    st.markdown(f"**Selected: {len(rows):,} article{'s' if len(rows) != 1 else ''}** (ringed in orange in both "
+                "maps; drag a box or lasso in either map to choose others)")
+    with st.container(horizontal=True, gap="small"):
+        st.download_button("Download CSV (ids and titles)", selection_csv(rows), file_name="map-selection.csv",
+                           mime="text/csv", icon=":material/download:", key="map_selection_csv")
+        st.button("Clear selection", key="map_selection_clear", on_click=_clear_selection,
+                  icon=":material/deselect:", type="tertiary")
+    hrefs = explore_hrefs(corpus)
+    table = [row | {"explore": "./" + hrefs(row["id"])} for row in rows]
+    st.dataframe(table, hide_index=True, width="stretch", height=min(400, 38 + 35 * len(table)), key="map_selection",
+                 column_config={"id": None, "title": "Title",
+                                "explore": st.column_config.LinkColumn("Explore from", display_text="Explore from")})
 
 
 def _map_from(article_id: str) -> None:
@@ -44,6 +99,96 @@ def _show_progress(bars, titles: list[str], articles: int, state: dict[int, tupl
                                            f"{STAGES.get(stage, stage)}, {fraction:.0%}")
 
 
+def _adopt_map_url(corpus, names: list[str], aspects: list[str], seed_id: str | None) -> list[str]:
+    """Spaces, colouring, marked article and regions from a URL the reader loaded or typed (not the one this
+    page wrote); returns what could not be used, in words."""
+    params = {key: st.query_params[key] for key in MAP_PARAMS if key in st.query_params}
+    if params == st.session_state.get(URL_READ):
+        return []
+    st.session_state[URL_READ] = params
+    state = parse_map_query(params)
+    problems = list(state.problems)
+    for key, name, value, choices in (("left", LEFT, state.left, names), ("right", RIGHT, state.right, names),
+                                      ("colour", COLOUR, state.colour, aspects)):
+        if value is None:
+            continue
+        if value in choices:
+            st.session_state[name] = value
+        else:
+            problems.append(f"{key}={value!r} ignored: this corpus has no such "
+                            f"{'aspect' if key == 'colour' else 'space'} ({', '.join(choices) or 'none'}).")
+    if state.only:
+        st.session_state[ONLY] = (state.colour or st.session_state.get(COLOUR), state.only)
+    elif ONLY in st.session_state:
+        st.session_state[ONLY] = None
+    if state.mark:
+        try:
+            st.session_state[HIGHLIGHT] = (seed_id, corpus.find(state.mark).id)
+        except AspectNavError as error:
+            problems.append(f"mark={state.mark!r} ignored: {error}")
+    st.session_state[REGIONS] = state.regions
+    return problems
+
+
+def _write_map_url(corpus, state: MapState) -> None:
+    query = map_query(state)
+    for key in MAP_PARAMS:
+        if key in query and st.query_params.get(key) != query[key]:
+            st.query_params[key] = query[key]
+        elif key not in query and key in st.query_params:
+            del st.query_params[key]
+    st.session_state[URL_READ] = query
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _regions(corpus_key: str, map_key: str, _points: MapPoints) -> list[Region]:
+    """The named regions of a map's projected points, once per corpus content, space and sample."""
+    base = [row for row, placed in enumerate(_points.placed) if not placed]
+    return map_regions(_points.coords[base], [article_terms(corpus[_points.ids[row]]) for row in base])
+
+
+def _default(key: str, value) -> None:
+    """A widget's first value in this session (a URL adopted earlier may have set it already)."""
+    if st.session_state.get(key) is None:
+        st.session_state[key] = value
+
+
+def _neighbour_list(engine, plan: MapPlan, sides, seed, titles) -> None:
+    """The seed's nearest articles in either space, with their similarity in each, to explore or map from."""
+    if not any(plan.neighbours.values()):
+        return
+    found = map_neighbours(engine, sides, plan.neighbours, seed, plan.text)
+    what = f"*{escape_markdown(seed.title)}*" if seed else f"“{escape_markdown(plan.text)}”"
+    st.markdown(f"**Nearest to ★ {what}**")
+    st.caption(f"The {view.k} nearest in each space; cosine similarity in " + " | ".join(
+        escape_markdown(t) for t in titles) + " (bold: among that space's nearest).")
+    for neighbour in found:
+        scores = " | ".join(f"**{sim:.2f}**" if rank else f"{sim:.2f}"
+                            for sim, rank in zip(neighbour.similarities, neighbour.ranks))
+        st.markdown(f"{escape_markdown(neighbour.title)}  \n:small[{scores}]")
+        with st.container(horizontal=True, gap="small"):
+            st.page_link("app_pages/explore.py", label="Explore from", icon=":material/explore:",
+                         query_params=view.url_query(corpus, seed_id=neighbour.id) | corpus_param(corpus.name))
+            st.button("Map from", key=f"map_from-{neighbour.id}", on_click=_map_from, args=(neighbour.id,),
+                      icon=":material/scatter_plot:", type="tertiary")
+
+
+def _seed_note(points: MapPoints, seed, label: str) -> str:
+    """How this map placed the seed, when it is not simply one of its t-SNE points; or what it lacks."""
+    if points.text_placement is not None:
+        return points.text_placement.describe(f"“{escape_markdown(points.text_seed)}”", points.coords) + "."
+    if seed is None:
+        return ""
+    title = f"*{escape_markdown(seed.title)}*"
+    if points.seed_lacks:
+        lacks = " or ".join(escape_markdown(a) for a in points.seed_lacks)
+        return (f"{title} has no {lacks} label: where it lies on the {escape_markdown(label)} map says nothing "
+                f"about its {lacks}.")
+    if seed.id in points.ids and points.placed[points.ids.index(seed.id)]:
+        return f"{title} is outside the sample: placed at the similarity-weighted mean of its nearest sampled articles."
+    return ""
+
+
 view = explore_view()
 corpus = chosen_corpus()
 engine, engine_problem = load_engine(corpus)
@@ -54,44 +199,58 @@ if not names:
              f"{code_span(build_space_command(corpus.name))}.")
     st.stop()
 
-seed_picker(corpus)
+seed_picker(corpus, prompt="Find an article on the maps: type a title (typos, accents and case are fine)")
 seed = view.seed_article(corpus)
+seed_id = seed.id if seed else None
 k = view.k
+aspects = list(corpus.aspect_names)
+for problem in _adopt_map_url(corpus, names, aspects, seed_id):
+    st.warning(escape_markdown(problem))
 
-controls = st.columns(4)
+controls = st.columns([3, 3, 3, 2, 2], vertical_alignment="bottom")
 others = [name for name in names if name != "generic"]
 label = lambda name: space_label(engine, name)  # noqa: E731
 if len(names) > 1:
-    left = controls[0].selectbox("Left space", names, key="map_left", format_func=label)
-    right = controls[1].selectbox("Right space", names, key="map_right", format_func=label,
-                                  index=names.index(others[0]) if others else 1)
+    _default(LEFT, names[0])
+    _default(RIGHT, others[0] if others else names[1])
+    left = controls[0].selectbox("Left space", names, key=LEFT, format_func=label)
+    right = controls[1].selectbox("Right space", names, key=RIGHT, format_func=label)
     sides = (left, right)
 else:  # one space: one map (the same space twice would compare nothing)
     sides = (names[0],)
-    right = names[0]
     st.info(f"Only the {escape_markdown(label(names[0]))} space is built, so there is one map and nothing to compare "
             "it with. " + (missing_spaces_hint(corpus, engine) or ""))
-aspects = corpus.aspect_names
-right_aspects = [a for a in engine.spaces[right].aspects if a in aspects]
-default_aspect = right_aspects[0] if right_aspects else None
-colour_aspect = controls[2].selectbox(
-    "Colour by", aspects or ["(none)"], key="map_colour",
-    index=aspects.index(default_aspect) if default_aspect else 0, disabled=not aspects)
+if aspects:
+    _default(COLOUR, most_labelled_aspect(corpus))
+colour_aspect = controls[2].selectbox("Colour by", aspects or ["(none)"], key=COLOUR if aspects else None,
+                                      disabled=not aspects)
 colour_aspect = colour_aspect if aspects else None
-size = controls[3].number_input("Sample size", min_value=50, max_value=100_000, value=DEFAULT_SAMPLE, step=500,
-                                key="map_sample")
-if size > len(corpus):
-    st.info(f"The corpus has {len(corpus):,} articles: the map shows all of them.")
+size = controls[3].number_input("Points at most", min_value=50, max_value=100_000, value=DEFAULT_SAMPLE, step=500,
+                                key="map_sample", help="A corpus with more articles is shown as a random sample.")
+only = _label_filter(colour_aspect)
+_default(REGIONS, True)
+show_regions = controls[4].toggle("Name regions", key=REGIONS)
 
-plan = map_plan(engine, seed, sides, k, size)
+try:
+    plan = map_plan(engine, seed, sides, k, size, view.text)
+except AspectNavError as error:  # free text this corpus's encoders cannot read
+    st.error(escape_markdown(str(error)))
+    plan = map_plan(engine, seed, sides, k, size)
 sample = plan.sample
-st.caption(f"{len(sample.rows):,} articles, the same in both maps: ★ the seed, ◇ its {k} nearest neighbours in "
-           f"that space. Hover for title and labels; click a point to mark it in both maps. Seed and neighbours "
-           f"outside the random sample are placed beside their nearest sampled articles.")
+marks = f": ★ the seed, ◇ its {k} nearest neighbours in that space" if seed or plan.text else ""
+both = ", the same in both maps" if len(sides) == 2 else ""
+st.caption(f"{sample.describe()}{both}{marks}. Hover for title and labels; click a point to mark "
+           f"it{' in both maps' if len(sides) == 2 else ''}.")
 if seed is not None and len(sides) == 2:
     st.markdown(map_overlap(engine, seed, sides))
 
-seed_id = seed.id if seed else None
+if only:
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.markdown(f"Only the articles labelled **{escape_markdown(colour_aspect)}: {escape_markdown(only)}** "
+                    f"({corpus.label_counts(colour_aspect)[only]:,}) are in colour; the others are faint.")
+        st.button("Show every label", key="map_only_clear", on_click=_clear_filter, icon=":material/filter_alt_off:",
+                  type="tertiary")
+
 marked = st.session_state.get(HIGHLIGHT)
 highlight = marked[1] if marked and marked[0] == seed_id and marked[1] in corpus else None
 with st.container(horizontal=True, vertical_alignment="center"):
@@ -104,9 +263,15 @@ with st.container(horizontal=True, vertical_alignment="center"):
                   icon=":material/scatter_plot:")
         st.page_link("app_pages/explore.py", label=f"Explore from {title}", icon=":material/explore:",
                      query_params=view.url_query(corpus, seed_id=highlight) | corpus_param(corpus.name))
+_write_map_url(corpus, MapState(
+    left=sides[0] if len(sides) > 1 else None, right=sides[1] if len(sides) > 1 else None, colour=colour_aspect,
+    only=only, mark=seed_param(corpus.ids_by_title, highlight, corpus[highlight].title) if highlight else None,
+    regions=show_regions))
 
-columns = st.columns(len(sides))
-bars = [place.empty() for place in columns]
+selected = tuple(i for i in st.session_state.get(SELECTED) or () if i in corpus)
+listed = bool(seed or plan.text)
+columns = st.columns([4] * len(sides) + ([3] if listed else []))
+bars = [place.empty() for place in columns[:len(sides)]]
 titles = [label(kind) for kind in sides]
 projected = map_projections(engine, plan, sides,
                             on_wait=lambda state: _show_progress(bars, titles, len(sample.base), state))
@@ -115,17 +280,39 @@ for bar in bars:
 shown = []
 for side, (place, kind) in enumerate(zip(columns, sides)):
     with place:
-        points = map_side(engine, plan, kind, seed, colour_aspect, projected=projected[side])
+        points = map_side(engine, plan, kind, seed, colour_aspect, projected=projected[side], only=only)
         shown.append(points)
+        regions = _regions(corpus.content_hash, f"{space_key(engine, kind)}/{sample.key}", points) \
+            if show_regions else []
         key = f"map-{side}-{kind}-{seed_id or ''}"
         short, said = SOURCES.get(points.source, (points.source, points.source))
         st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colour_map(points.ranks),
-                                   highlight),
-                        key=key, on_select=lambda key=key: _clicked(key, seed_id), selection_mode="points")
-        st.caption(f"t-SNE of {len(sample.base):,} articles: {said}.")
+                                   highlight, centre=True, regions=regions, selected=selected),
+                        key=key, on_select=lambda key=key: _clicked(key, seed_id),
+                        selection_mode=("points", "box", "lasso"))
+        st.caption(" ".join(filter(None, [f"t-SNE: {said}.", _seed_note(points, seed, kind)])))
+if listed:
+    with columns[-1]:
+        _neighbour_list(engine, plan, sides, seed, titles)
 
+if selected:
+    _selection_list(selected, colour_aspect)
+
+notes = []
+if (seed or plan.text) and zooms_in(shown[0]):
+    notes.append("Each map is centred on ★, closer in: double-click a map to see all of it.")
+notes.append("Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in both maps and "
+             "listed below them.")
+if show_regions:
+    notes.append("Region names: k-means on each map's layout, each region named by the labels and title words "
+                 "most characteristic of its articles (class-based TF-IDF); switch them off above.")
 if colour_aspect:
     aspect = escape_markdown(colour_aspect)
-    st.caption(f"Colours: the {TOP_LABELS} most common {aspect} labels of the whole corpus, each always in the same "
-               f"colour (across seeds and in both maps); mid grey: other {aspect} labels; faint light grey: no "
-               f"{aspect} label ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it.")
+    notes.append(f"Colours: the {TOP_LABELS} most common {aspect} labels of the whole corpus, each always in the same "
+                 f"colour (across seeds and in both maps); mid grey: other {aspect} labels; faint light grey: no "
+                 f"{aspect} label ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it, "
+                 "double-click it to show only it; on the Corpus page, a click on a label's bar opens the maps "
+                 "filtered to it." if not only else f"Colours: {aspect} “{escape_markdown(only)}” in colour, the "
+                 "other points faint.")
+for note in notes:
+    st.caption(note)

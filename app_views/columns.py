@@ -21,6 +21,8 @@ from explore.errors import AspectNavError
 from explore.links_column import hidden_note
 from explore.maps import (MapPoints, Projection, ProjectionParams, Sample, map_points, project_samples,
                           projection, projection_key, select_sample, top_overlap)
+from explore.map_neighbours import neighbour_ids
+from explore.map_placement import placed_by_neighbours
 from explore.neighbours import Neighbourhood, seed_has_aspect
 from explore.query import LINKS, Blend, Kind, Query
 from explore.spaces.store import TRAINING_RECORD_FILE, read_training_record
@@ -150,25 +152,26 @@ def space_key(engine: Neighbourhood, name: str) -> str:
     return projection_key(engine.spaces[name])
 
 
-def neighbour_ids(engine: Neighbourhood, seed: Article, name: str, k: int) -> list[str]:
-    """The seed's k neighbours in the space called `name`."""
-    return [n.id for n in engine.neighbours(seed, Query(Kind.SPACE, name), k)]
-
-
 @dataclass(frozen=True)
 class MapPlan:
-    """What two side-by-side maps share: one sample, which always holds the seed and its neighbours."""
+    """What two side-by-side maps share: one sample, which always holds the seed and its neighbours (of the seed
+    article, or of the free `text` when there is no article)."""
 
     sample: Sample
     neighbours: dict[str, list[str]]  # space name -> the seed's k neighbour ids in it
+    text: str | None = None
 
 
-def map_plan(engine: Neighbourhood, seed: Article | None, names: Sequence[str], k: int, size: int) -> MapPlan:
+def map_plan(engine: Neighbourhood, seed: Article | None, names: Sequence[str], k: int, size: int,
+             text: str | None = None) -> MapPlan:
+    """The maps' sample and the seed's neighbours in each space; a free `text` (no seed article) is encoded by
+    each space's encoder (errors as Neighbourhood.neighbours_for_text raises them)."""
     corpus = engine.corpus
-    neighbours = {name: neighbour_ids(engine, seed, name, k) if seed else [] for name in names}
+    text = None if seed is not None else text
+    neighbours = {name: neighbour_ids(engine, name, k, seed, text) if seed or text else [] for name in names}
     required = ([corpus.position[seed.id]] if seed else []) + [corpus.position[i] for ids in neighbours.values()
                                                                 for i in ids]
-    return MapPlan(select_sample(len(corpus), int(size), required), neighbours)
+    return MapPlan(select_sample(len(corpus), int(size), required), neighbours, text)
 
 
 OVERLAP_AT = 10
@@ -176,7 +179,7 @@ OVERLAP_AT = 10
 
 def map_overlap(engine: Neighbourhood, seed: Article, names: Sequence[str], n: int = OVERLAP_AT) -> str:
     """One line (Markdown): how far the two spaces agree on the seed's n nearest articles (Jaccard@n)."""
-    first, second = (neighbour_ids(engine, seed, name, n) for name in names)
+    first, second = (neighbour_ids(engine, name, n, seed) for name in names)
     shared = len(set(first) & set(second))
     return (f"**Top-{n} overlap (Jaccard@{n}): {top_overlap(first, second):.2f}** — {shared} of "
             f"*{escape_markdown(seed.title)}*'s {n} nearest articles are the same in both spaces "
@@ -193,14 +196,26 @@ def map_projections(engine: Neighbourhood, plan: MapPlan, names: Sequence[str],
 
 
 def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | None, colour_aspect: str | None,
-             params: ProjectionParams = ProjectionParams(), projected: Projection | None = None) -> MapPoints:
+             params: ProjectionParams = ProjectionParams(), projected: Projection | None = None,
+             only: str | None = None) -> MapPoints:
     """The points of one space's map: t-SNE of the sample (`projected`, else read or computed now), seed and
-    neighbours marked, with hover labels that show the corpus's text as text."""
+    neighbours marked, a free-text seed placed by its neighbours in this space, the aspects of this space the
+    seed lacks named, with hover labels that show the corpus's text as text."""
     if projected is None:
         projected = projection(space_key(engine, name), space_vectors(engine, name), plan.sample, params)
     points = map_points(engine.corpus, plan.sample, projected.coords, colour_aspect, seed.id if seed else None,
-                        plan.neighbours[name], projected.method, projected.cached, projected.source)
-    return replace(points, hover=[map_hover(engine.corpus[article_id]) for article_id in points.ids])
+                        plan.neighbours[name], projected.method, projected.cached, projected.source, only)
+    extra = {}
+    if plan.text and plan.neighbours[name]:
+        at = {article_id: row for row, article_id in enumerate(points.ids)}
+        rows = [engine.corpus.position[i] for i in plan.neighbours[name]]
+        similarities = engine.spaces[name].similarities(engine.space_vector(None, name, plan.text), rows)
+        extra = dict(text_seed=plan.text, text_placement=placed_by_neighbours(
+            points.coords, [at[i] for i in plan.neighbours[name]], similarities))
+    if seed is not None:
+        extra["seed_lacks"] = tuple(a for a in engine.spaces[name].aspects if not seed_has_aspect(seed, a)) \
+            if name in engine.spaces_seed_lacks(seed) else ()
+    return replace(points, hover=[map_hover(engine.corpus[article_id]) for article_id in points.ids], **extra)
 
 
 def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,

@@ -1,17 +1,21 @@
 """Every plotly figure the pages draw: label distributions, embedding maps, evaluation bars, study mean ranks."""
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
+import numpy as np
 import plotly.express as px
 import plotly.graph_objects as go
 
 from app_views.markdown import escape_html
 from explore.corpus.model import Corpus
-from explore.maps import NO_LABEL, OTHER, MapPoints
+from explore.map_regions import Region
+from explore.maps import FAINT, FILTERED_OUT, NO_LABEL, OTHER, MapPoints
 from study.analysis import Comparison, StudyReport
 
 # One distinct colour per ranked label (explore.maps.TOP_LABELS); "other" and "no label" are greys.
 PALETTE = px.colors.qualitative.Bold[:10]
-GREYS = {OTHER: "#9e9e9e", NO_LABEL: "#d9d9d9"}
+GREYS = {OTHER: "#9e9e9e", NO_LABEL: "#d9d9d9", FILTERED_OUT: "#d9d9d9"}
 
 
 def _titled(figure: go.Figure, title: str, height: int, bottom: int = 10) -> go.Figure:
@@ -28,7 +32,9 @@ def label_distribution_figure(corpus: Corpus, aspect: str, top: int = 15) -> go.
     counts = all_counts.most_common(top)
     labels = [escape_html(label) for label, _ in counts][::-1]
     values = [count for _, count in counts][::-1]
-    figure = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#4c78a8"))
+    raw = [label for label, _ in counts][::-1]  # customdata: the label itself, for a click (Corpus → Maps)
+    figure = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#4c78a8",
+                              customdata=np.asarray(raw, dtype=object)))
     figure.update_layout(xaxis_title="articles")
     return _titled(figure, f"{escape_html(aspect)}: top {len(labels)} of {len(all_counts)} labels "
                            f"({corpus.coverage(aspect):.0%} of articles labelled)", 150 + 18 * len(labels))
@@ -60,11 +66,10 @@ def colour_map(ranks: dict[str, int]) -> dict[str, str]:
     return {label: PALETTE[rank % len(PALETTE)] for label, rank in ranks.items()} | GREYS
 
 
-def _pointer(points: MapPoints, row: int, text: str, colour: str, away_from: dict | None = None) -> dict:
-    """A label beside a point with an arrow to it, on a white box, offset towards the middle of the map so
-    it stays inside the plot and never hides the point it names; `away_from` (another label) sends this
+def _pointer(points: MapPoints, x: float, y: float, text: str, colour: str, away_from: dict | None = None) -> dict:
+    """A label beside the point at (x, y) with an arrow to it, on a white box, offset towards the middle of the
+    map so it stays inside the plot and never hides the point it names; `away_from` (another label) sends this
     one to the other side vertically, so two labels on nearby points do not cover each other."""
-    x, y = (float(v) for v in points.coords[row])
     middle_x, middle_y = (float(v) for v in (points.coords.min(axis=0) + points.coords.max(axis=0)) / 2)
     ay = -50 if y < middle_y else 50  # screen pixels: negative is up
     if away_from is not None:
@@ -74,11 +79,62 @@ def _pointer(points: MapPoints, row: int, text: str, colour: str, away_from: dic
                 bordercolor=colour, borderwidth=1, borderpad=3, font=dict(size=12, color="#111"))
 
 
-def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None) -> go.Figure:
+ZOOM = 2.5  # a found article's map is shown this much closer, centred on it (a double-click shows it whole)
+CENTRE_FROM = 1000  # points: a smaller map is read whole at a glance, so it is not zoomed
+DENSE_FROM = 3000  # points: from here markers are drawn smaller, so clusters stay readable
+
+
+def zooms_in(points: MapPoints) -> bool:
+    """Whether a map centred on its seed is drawn closer in (a map of many points) or whole (a small one)."""
+    return len(points.ids) >= CENTRE_FROM
+
+
+def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM,
+                 include: Sequence[tuple[float, float]] = ()) -> dict:
+    """Axis ranges that put (x, y) in the middle of the plot, `zoom` times closer than the whole map, widened so
+    every point of `include` (a marked article) stays in view with a margin."""
+    low, high = points.coords.min(axis=0), points.coords.max(axis=0)
+    half = (high - low) / (2 * zoom)
+    for px, py in include:
+        half = np.maximum(half, 1.15 * np.abs(np.array([px - x, py - y])))
+    return dict(xaxis=dict(range=[x - half[0], x + half[0]]), yaxis=dict(range=[y - half[1], y + half[1]]))
+
+
+def in_view(view: dict, x: float, y: float, margin: float = 0.12) -> bool:
+    """Whether (x, y) lies inside `view` (centred_view's ranges) away from its edges, where a name would be cut."""
+    (x0, x1), (y0, y1) = view["xaxis"]["range"], view["yaxis"]["range"]
+    return x0 + margin * (x1 - x0) <= x <= x1 - margin * (x1 - x0) and \
+        y0 + margin / 2 * (y1 - y0) <= y <= y1 - margin / 2 * (y1 - y0)
+
+
+def region_annotations(regions: Sequence[Region]) -> list[dict]:
+    """Each region's name at its most central point, on a pale box, no arrow: a place name, not a pointer."""
+    return [dict(x=region.x, y=region.y, text=escape_html(region.name), showarrow=False, name="region",
+                 bgcolor="rgba(255,255,255,0.8)", borderpad=2, font=dict(size=12, color="#222"))
+            for region in regions]
+
+
+def seed_title(points: MapPoints, title: str) -> str:
+    """The seed's label on a map: its title, and the aspects of this map it has no label of (its place then
+    says nothing about them)."""
+    lacks = f" · no {' or '.join(points.seed_lacks)} label" if points.seed_lacks else ""
+    return f"★ {escape_html(title)}{escape_html(lacks)}"
+
+
+def _texts(values: list[str], rows: list[int]) -> np.ndarray:
+    """Per-point strings as a numpy object array: plotly checks a list item by item (0.3 s for 10,000 points),
+    an array at once."""
+    return np.asarray([values[i] for i in rows], dtype=object)
+
+
+def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
+               centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = ()) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
-    faint and out of the legend), the neighbours and the seed on top, the seed's title and the
-    `highlight`ed (clicked) article's title pointed at from beside. customdata carries the article id for
-    clicks. Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
+    faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
+    the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
+    With `centre` a map of many points (zooms_in) is centred on the seed, closer in; `selected` articles (a box or lasso in either map)
+    are ringed in orange. customdata carries the article id for clicks.
+    Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
     Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
     comes escaped (map_side), and without it the hover shows the escaped title."""
     hover = points.hover or [escape_html(title) for title in points.titles]
@@ -86,21 +142,26 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     by_label: dict[str, list[int]] = {}
     for index, label in enumerate(points.colour):
         by_label.setdefault(label, []).append(index)
-    faint = dict(size=4, opacity=0.35)
-    for label in ([NO_LABEL] if NO_LABEL in by_label else []) + points.legend:
+    dense = len(points.ids) >= DENSE_FROM
+    faint = dict(size=3 if dense else 4, opacity=0.35)
+    for label in [label for label in FAINT if label in by_label] + points.legend:
         rows = by_label[label]
-        style = faint if label == NO_LABEL else dict(size=6, opacity=0.85)
+        style = faint if label in FAINT else dict(size=4 if dense else 6, opacity=0.8 if dense else 0.85)
         figure.add_trace(go.Scattergl(
             x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers",
-            name=f"{escape_html(label)} ({len(rows)})", showlegend=label != NO_LABEL,
+            name=f"{escape_html(label)} ({len(rows)})", showlegend=label not in FAINT,
             marker=dict(color=colours.get(label, "#777"), **style),
             unselected=dict(marker=dict(opacity=style["opacity"])),  # a click marks one point, dims none
-            customdata=[points.ids[i] for i in rows], hovertext=[hover[i] for i in rows], hoverinfo="text",
+            customdata=_texts(points.ids, rows), hovertext=_texts(hover, rows), hoverinfo="text",
         ))
+    seed_style = dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111"))
     marks = [("◇ neighbours", [i for i, r in enumerate(points.role) if r == "neighbour"],
               dict(size=11, symbol="diamond-open", color="#111", line=dict(width=2))),
-             ("★ seed", [i for i, r in enumerate(points.role) if r == "seed"],
-              dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111")))]
+             ("★ seed", [i for i, r in enumerate(points.role) if r == "seed"], seed_style)]
+    if selected:
+        chosen = set(selected)
+        marks.insert(0, ("selected", [i for i, article_id in enumerate(points.ids) if article_id in chosen],
+                         dict(size=9, symbol="circle-open", color="#ff7f0e", line=dict(width=2))))
     if highlight in points.ids:
         marks.append(("clicked", [points.ids.index(highlight)],
                       dict(size=22, symbol="circle-open", color="#d62728", line=dict(width=3))))
@@ -108,32 +169,64 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
         if rows:
             figure.add_trace(go.Scattergl(
                 x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers", name=name, showlegend=False,
-                marker=style, unselected=dict(marker=dict(opacity=1)), customdata=[points.ids[i] for i in rows],
-                hovertext=[hover[i] for i in rows], hoverinfo="text",
+                marker=style, unselected=dict(marker=dict(opacity=1)), customdata=_texts(points.ids, rows),
+                hovertext=_texts(hover, rows), hoverinfo="text",
             ))
-    seeds = marks[1][1]
-    seed_label = _pointer(points, seeds[0], f"★ {escape_html(points.titles[seeds[0]])}", "#111") if seeds else None
+    seed_at, seed_label = None, None
+    placed = points.text_placement
+    if placed is not None:
+        words = f"“{escape_html(points.text_seed or '')}” (placed by its neighbours)"
+        figure.add_trace(go.Scattergl(x=[placed.x], y=[placed.y], mode="markers", name="★ seed", showlegend=False,
+                                      marker=seed_style, unselected=dict(marker=dict(opacity=1)), customdata=[""],
+                                      hovertext=[words], hoverinfo="text"))
+        seed_at = (placed.x, placed.y)
+        seed_label = _pointer(points, *seed_at, f"★ {words}", "#111")
+    elif seed_rows := next(rows for name, rows, _ in marks if name == "★ seed"):
+        row = seed_rows[0]
+        seed_at = tuple(float(v) for v in points.coords[row])
+        seed_label = _pointer(points, *seed_at, seed_title(points, points.titles[row]), "#111")
+    marked = [tuple(float(v) for v in points.coords[points.ids.index(highlight)])] if highlight in points.ids else []
+    view = centred_view(points, *seed_at, include=marked) if centre and seed_at is not None and zooms_in(points) \
+        else None
+    if view is not None:  # closer in: a region named at the edge would be cut, one outside is not on screen
+        regions = [region for region in regions if in_view(view, region.x, region.y)]
+    figure.update_layout(annotations=region_annotations(regions))
     if seed_label:
         figure.add_annotation(seed_label)
     if highlight in points.ids:
         row = points.ids.index(highlight)
-        figure.add_annotation(_pointer(points, row, escape_html(points.titles[row]), "#d62728", seed_label))
+        figure.add_annotation(_pointer(points, *(float(v) for v in points.coords[row]),
+                                       escape_html(points.titles[row]), "#d62728", seed_label))
     figure.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top",
                                      font=dict(size=10), itemsizing="constant", itemwidth=30, tracegroupgap=0),
                          xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan",
                          plot_bgcolor="white")
+    if view is not None:
+        figure.update_layout(**view)
     return _titled(figure, escape_html(title), 640, bottom=70)
 
 
 def selected_article(selection) -> str | None:
     """The article id of the first clicked point of a plotly selection (customdata), if any."""
+    chosen = selected_articles(selection)
+    return chosen[0] if chosen else None
+
+
+def selected_articles(selection) -> list[str]:
+    """The article ids (customdata) of every point of a plotly selection, each once, in its order."""
+    chosen = []
     for point in (selection or {}).get("points", []):
-        chosen = point.get("customdata")
-        if isinstance(chosen, (list, tuple)):
-            chosen = chosen[0] if chosen else None
-        if chosen:
-            return str(chosen)
-    return None
+        article_id = point.get("customdata")
+        if isinstance(article_id, (list, tuple)):
+            article_id = article_id[0] if article_id else None
+        if article_id:
+            chosen.append(str(article_id))
+    return list(dict.fromkeys(chosen))
+
+
+def is_area_selection(selection) -> bool:
+    """Whether a plotly selection came from a box or a lasso (a group), not from a click on one point."""
+    return bool((selection or {}).get("box") or (selection or {}).get("lasso"))
 
 
 def mean_rank_figure(report: "StudyReport | Comparison", task_type: str) -> go.Figure:

@@ -1,5 +1,5 @@
 """The explore view's state in the URL: ?seed=<title or id>&text=<free text>&k=<n>&blend=a:0.7,b:0.3
-(the blend spelled as explore.query.Blend spells it everywhere).
+(the blend spelled as explore.query.Blend spells it everywhere), and the Maps page's own part (MapState).
 
 The URL holds what a user would share: the seed (a title when it is unique, else the id), or a
 free-text query, the number of cards per column and the blend weights. Parsing never raises;
@@ -71,4 +71,44 @@ def to_query(state: ViewState) -> dict[str, str]:
         query["k"] = str(state.k)
     if state.blend is not None:
         query["blend"] = str(state.blend)
+    return query
+
+
+# --- the Maps page's own part of the URL: ?left=generic&right=country&colour=topic&only=Arts&mark=Paris&regions=off
+
+MAP_PARAMS = ("left", "right", "colour", "only", "mark", "regions")
+REGIONS_OFF = "off"
+
+
+@dataclass
+class MapState:
+    """The two spaces, the colouring aspect (and one label of it the map is filtered to), the marked article (a
+    title or an id) and whether regions are named. Names are checked by the page against what the corpus has; parsing only reads."""
+
+    left: str | None = None
+    right: str | None = None
+    colour: str | None = None
+    only: str | None = None  # one label of `colour`: only its articles in colour
+    mark: str | None = None
+    regions: bool = True
+    problems: list[str] = field(default_factory=list)
+
+
+def parse_map_query(params: Mapping[str, str]) -> MapState:
+    """The Maps part of a URL; never raises (an unknown `regions` value is reported, regions stay on)."""
+    value = lambda key: (params.get(key) or "").strip() or None  # noqa: E731
+    state = MapState(left=value("left"), right=value("right"), colour=value("colour"), only=value("only"),
+                     mark=value("mark"))
+    regions = value("regions")
+    if regions is not None and regions not in (REGIONS_OFF, "on"):
+        state.problems.append(f"regions={regions!r} ignored: say regions=off to hide the region names")
+    state.regions = regions != REGIONS_OFF
+    return state
+
+
+def map_query(state: MapState) -> dict[str, str]:
+    """The Maps part of the URL for `state` (regions left out while on, the default)."""
+    query = {key: getattr(state, key) for key in ("left", "right", "colour", "only", "mark") if getattr(state, key)}
+    if not state.regions:
+        query["regions"] = REGIONS_OFF
     return query

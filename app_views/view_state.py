@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from app_views.trail import Trail
-from app_views.url_state import DEFAULT_K, ViewState, parse_query, seed_param, to_query
+from app_views.url_state import DEFAULT_K, MAP_PARAMS, ViewState, parse_query, seed_param, to_query
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
 from explore.query import Blend
@@ -108,7 +108,7 @@ class ExploreView:
     def adopt(self, params: Mapping[str, str], corpus: Corpus) -> list[str]:
         """Take seed, k and blend from a URL the user loaded or typed (not one this view wrote);
         returns what could not be used, in words. A URL without them leaves the view as it is."""
-        query = {key: value for key, value in params.items() if key != CORPUS_PARAM}
+        query = {key: value for key, value in params.items() if key != CORPUS_PARAM and key not in MAP_PARAMS}
         if not query or query == self.url_written:
             return []
         state = parse_query(query)

@@ -41,9 +41,12 @@ MIX_WEIGHTS_KEY = "mix_weights"  # the sidebar expander of the mix's weights
 ARTICLE_MODE, TEXT_MODE = "Article", "Free text"
 
 
-def seed_picker(corpus: Corpus) -> None:
-    """Title search (typos, accents and case forgiven) with clickable matches, or a free-text seed.
-    Switching between the two leaves nothing of the other on screen."""
+SEARCH_LABEL = "Seed article: type a title (typos, accents and case are fine)"
+
+
+def seed_picker(corpus: Corpus, prompt: str = SEARCH_LABEL) -> None:
+    """Title search (typos, accents and case forgiven) with clickable matches, or a free-text seed; `prompt`
+    says what the search is for on this page. Switching between the two leaves nothing of the other on screen."""
     view = explore_view()
     st.session_state[SEED_MODE_KEY] = TEXT_MODE if view.text_mode else ARTICLE_MODE
     st.radio("Seed", [ARTICLE_MODE, TEXT_MODE], horizontal=True, key=SEED_MODE_KEY, label_visibility="collapsed",
@@ -53,7 +56,7 @@ def seed_picker(corpus: Corpus) -> None:
         st.text_input("Describe what you want to read about", key=SEED_TEXT_KEY,
                       placeholder="e.g. a French painter of water lilies", on_change=_text_typed)
     else:
-        _title_search(corpus)
+        _title_search(corpus, prompt)
 
 
 def _mode_switched() -> None:
@@ -65,7 +68,7 @@ def _text_typed() -> None:
 
 
 @st.fragment
-def _title_search(corpus: Corpus) -> None:
+def _title_search(corpus: Corpus, prompt: str = SEARCH_LABEL) -> None:
     """The search box and, while it holds something other than the seed's title, the titles it most
     likely means as buttons. Typing reruns this fragment only; a pick reruns the page. A URL's seed
     that names no article waits in the box, with the closest titles offered."""
@@ -75,7 +78,7 @@ def _title_search(corpus: Corpus) -> None:
     if SEED_PICKER_KEY not in st.session_state or st.session_state.get(SEED_PICKER_SHOWS) != shows:
         st.session_state[SEED_PICKER_KEY] = seed.title if seed else (view.missing_seed or "")
         st.session_state[SEED_PICKER_SHOWS] = shows
-    query = st.text_input("Seed article: type a title (typos, accents and case are fine)", key=SEED_PICKER_KEY,
+    query = st.text_input(prompt, key=SEED_PICKER_KEY,
                           type="search", live=True, placeholder="e.g. Marie Curie").strip()
     entered = (enter_pressed(SEED_PICKER_KEY) or "").strip()
     query = entered or query  # Enter may come before the last keystrokes' pause sent them

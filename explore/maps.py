@@ -1,5 +1,5 @@
-"""2-D maps of a space: a fixed sample projected once with t-SNE and cached on disk, plus the
-seed and its neighbours placed into that map.
+"""2-D maps of a space: the whole corpus up to FULL_MAP_UP_TO articles, a fixed random sample above that,
+projected once with t-SNE and cached on disk, plus the seed and its neighbours placed into that map.
 
 The *base sample* depends only on the corpus size, the sample size and a random seed; its projection
 is read, in this order, from the cache under `<data home>/maps/` (keyed by space + sample +
@@ -7,8 +7,8 @@ parameters), from the shipped projections (assets/maps/, explore/shipped_maps.py
 maps of the shipped spaces, verified before use), or computed (`tsne`, seconds) and cached. Several
 spaces missing a map are projected side by side (`project_samples`), each with its share of the cores.
 Articles the map must show that are not in the base sample (the seed, its neighbours) are placed at the
-similarity-weighted mean of their nearest sampled articles in the same space: the initial
-position openTSNE's own `transform` starts from, without its optimisation (instant, stable).
+similarity-weighted mean of their nearest sampled articles in the same space (explore/map_placement.py): the
+initial position openTSNE's own `transform` starts from, without its optimisation (instant, stable).
 Points take the colour of their label's rank in the whole corpus (`label_ranks`), never of their
 place in the sample, so a label keeps its colour across seeds, samples and spaces.
 
@@ -40,15 +40,19 @@ import numpy as np
 
 from explore.atomic_files import file_written_atomically
 from explore.corpus.model import Corpus
+from explore.map_placement import Placement, neighbour_weights
 from explore.settings import data_home
 from explore.spaces.vector_index import exact_neighbours_among
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SAMPLE = 2000
+FULL_MAP_UP_TO = 20_000  # articles: a corpus up to this size is mapped whole (WebGL draws it; t-SNE takes ~20 s)
+DEFAULT_SAMPLE = FULL_MAP_UP_TO  # the Maps page's default: the whole corpus up to FULL_MAP_UP_TO, a sample above
 TOP_LABELS = 10  # coloured labels: more colours stop being told apart
 OTHER = "other"
 NO_LABEL = "(no label)"
+FILTERED_OUT = "(not the chosen label)"  # points a label filter leaves faint
+FAINT = (NO_LABEL, FILTERED_OUT)  # drawn faint and out of the legend
 PLACE_NEIGHBOURS = 5
 
 
@@ -97,10 +101,23 @@ class Sample:
     extra: np.ndarray
     requested: int
     clipped: bool  # the requested size was larger than the corpus
+    corpus_size: int = 0  # articles in the corpus: the map is whole when `base` holds them all
 
     @property
     def rows(self) -> np.ndarray:
         return np.concatenate([self.base, self.extra])
+
+    @property
+    def whole(self) -> bool:
+        return len(self.base) >= self.corpus_size
+
+    def describe(self) -> str:
+        """How many articles the map shows and which, in one sentence: the one place the page counts them."""
+        if self.whole:
+            return f"All {self.corpus_size:,} articles of the corpus"
+        placed = f", plus {len(self.extra):,} placed beside their nearest sampled articles (the seed and " \
+                 f"its neighbours)" if len(self.extra) else ""
+        return f"A random sample of {len(self.base):,} of the corpus's {self.corpus_size:,} articles{placed}"
 
     @property
     def key(self) -> str:
@@ -122,7 +139,7 @@ def select_sample(n_rows: int, size: int, required: Sequence[int] = (), random_s
         base = np.sort(np.random.default_rng(random_state).choice(n_rows, size=size, replace=False))
     in_base = set(base.tolist())
     extra = [r for r in dict.fromkeys(int(r) for r in required) if r not in in_base and 0 <= r < n_rows]
-    return Sample(base, np.asarray(extra, dtype=np.int64), requested=size, clipped=clipped)
+    return Sample(base, np.asarray(extra, dtype=np.int64), requested=size, clipped=clipped, corpus_size=n_rows)
 
 
 def tsne(vectors: np.ndarray, params: ProjectionParams = ProjectionParams(), n_jobs: int | None = None,
@@ -212,8 +229,7 @@ def place(base_vectors: np.ndarray, base_coords: np.ndarray, new_vectors: np.nda
     sims = _unit(new_vectors) @ _unit(base_vectors).T
     k = min(neighbours, sims.shape[1])
     nearest = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-    weights = np.clip(np.take_along_axis(sims, nearest, axis=1), 1e-3, None)
-    weights /= weights.sum(axis=1, keepdims=True)
+    weights = neighbour_weights(np.take_along_axis(sims, nearest, axis=1))
     return np.einsum("nk,nkd->nd", weights, base_coords[nearest]).astype(np.float32)
 
 
@@ -354,6 +370,13 @@ def _save_atomically(path: Path, **arrays) -> None:
         np.savez(stream, **arrays)
 
 
+def most_labelled_aspect(corpus: Corpus, aspects: Sequence[str] | None = None) -> str | None:
+    """The aspect (of `aspects`, default all the corpus's) that labels the most articles: the default colouring,
+    so as few points as possible are drawn faint for want of a label. Ties go to the first named."""
+    aspects = list(corpus.aspect_names if aspects is None else aspects)
+    return max(aspects, key=corpus.coverage) if aspects else None
+
+
 def label_ranks(corpus: Corpus, aspect: str | None, top: int = TOP_LABELS) -> dict[str, int]:
     """The `top` most frequent labels of `aspect` in the whole corpus, most frequent first → rank 0.
 
@@ -396,6 +419,13 @@ class MapPoints:
     hover: list[str] = field(default_factory=list)
     ranks: dict[str, int] = field(default_factory=dict)  # label → its colour's rank (label_ranks)
     aspect: str | None = None  # the aspect the colours are labels of
+    text_seed: str | None = None  # a free-text seed: no row of the map, drawn at `text_placement`
+    text_placement: Placement | None = None  # where the free-text seed was placed, by its neighbours here
+    seed_lacks: tuple[str, ...] = ()  # the aspects of this map's space the seed article has no label of
+    only: str | None = None  # the label of `aspect` a filter keeps in colour (others faint)
+
+    def count(self, label: str) -> int:
+        return self.colour.count(label)
 
     @property
     def unlabelled_share(self) -> float:
@@ -405,10 +435,15 @@ class MapPoints:
 
 def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect: str | None,
                seed_id: str | None = None, neighbour_ids: Sequence[str] = (), method: str = "",
-               cached: bool = False, source: str = "") -> MapPoints:
+               cached: bool = False, source: str = "", only: str | None = None) -> MapPoints:
+    """The points of a map in sample order, coloured by `colour_aspect`; with `only` (one label of that aspect) the
+    articles carrying it are coloured and every other point is faint (FILTERED_OUT)."""
     rows = sample.rows.tolist()
     ranks = label_ranks(corpus, colour_aspect)
     colours = colour_labels(corpus, rows, colour_aspect, ranks)
+    if only and colour_aspect:
+        ranks = ranks if only in ranks else ranks | {only: len(ranks)}  # a rarer label gets the next colour
+        colours = [only if only in corpus.articles[row].labels(colour_aspect) else FILTERED_OUT for row in rows]
     neighbours = set(neighbour_ids)
     ids, titles, role = [], [], []
     for row in rows:
@@ -421,7 +456,7 @@ def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect
     legend += [OTHER] if OTHER in present else []
     placed = np.arange(len(rows)) >= len(sample.base)
     return MapPoints(ids, titles, colours, role, coords, placed, method, cached, source, legend, ranks=ranks,
-                     aspect=colour_aspect)
+                     aspect=colour_aspect, only=only if only and colour_aspect else None)
 
 
 def top_overlap(first: Sequence[str], second: Sequence[str]) -> float:

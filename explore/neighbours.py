@@ -165,6 +165,14 @@ class Neighbourhood:
         rows, scores = ranked_rows(self.spaces, mix, vectors, k)
         return [self._neighbour(self.corpus.articles[r].id, round(float(s), 6), None) for r, s in zip(rows, scores)]
 
+    def space_vector(self, seed: "str | Article | None", name: str, text: str | None = None) -> np.ndarray:
+        """The vector a seed article (or, without one, the free `text`) has in the space called `name`."""
+        if seed is not None:
+            return self.spaces[name].embeddings_[self.corpus.position[self.resolve_seed(seed).id]]
+        if text is None or not str(text).strip():
+            raise InvalidQueryError("Empty query: type a sentence or pick an article.")
+        return self._encode_text(str(text).strip(), [name])[name]
+
     def all_neighbours(self, seed: "str | Article", k: int = 10,
                        blend: Blend | None = None) -> dict[Query, list[Neighbour]]:
         """Every available query (plus `blend` when given), in `available_queries` order."""

@@ -1,12 +1,12 @@
-"""Regenerate the shipped maps (assets/maps/vital/): the t-SNE map of the Maps page's default sample (2,000
-articles, random state 0) under the default parameters, for every shipped space of the vital corpus, with a
+"""Regenerate the shipped maps (assets/maps/vital/): the t-SNE map of the Maps page's default sample (the whole
+corpus, 10,033 articles: explore.maps.DEFAULT_SAMPLE) under the default parameters, for every shipped space of the vital corpus, with a
 manifest that lets the app verify them (explore/shipped_maps.py). Run after scripts/build_vital_spaces.sh:
 
     python scripts/build_vital_maps.py [--check]
 
 Deterministic: one thread per map and a fixed random state give the same bytes on the same machine and
 library versions; --check recomputes and exits 1 when a shipped file differs from what it would write.
-About 3 s a space on two cores.
+About 30 s a space on two cores (one thread each, FFT gradients, Annoy neighbours).
 """
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
 one colour per label across seeds and both maps, faint unlabelled points, a legend below the plot, the
 seed's label beside it, a click that marks the article in both maps, the top-10 overlap; the links column
 without common-word mentions, ordered by similarity. Issue #14: the default maps are the shipped ones; a sample
-that is not shipped shows each map's t-SNE progress, then both maps. Screenshots: test-artifacts/maps_*.png,
-explore_links_*.png.
+that is not shipped shows each map's t-SNE progress, then both maps. Issue #26: the whole corpus, a found article
+marked and centred in both maps with its neighbours listed, free text placed and said so, a missing aspect named,
+regions named, the map's state in the URL. Screenshots: test-artifacts/maps_*.png, explore_links_*.png.
 """
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
     offLegend: gd._fullData.filter(t => t.showlegend === false).map(t => t.name),
     legendBottom: gd._fullLayout.legend.y < 0,
     annotations: (gd._fullLayout.annotations || []).map(a => a.text),
+    regions: (gd._fullLayout.annotations || []).filter(a => a.name === 'region').map(a => a.text),
+    seed: (t => t ? {x: Array.from(t.x), y: Array.from(t.y)} : {x: [], y: []})(
+        gd._fullData.find(t => t.name === '★ seed')),
+    xRange: gd._fullLayout.xaxis.range, yRange: gd._fullLayout.yaxis.range,
+    points: gd._fullData.filter(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name))
+        .reduce((n, t) => n + t.x.length, 0),
 }));
 """
 
@@ -80,7 +87,7 @@ def test_maps_keep_each_label_colour_across_seeds_and_mark_a_click_in_both(serve
     assert any(name.startswith("(no label)") for name in left["offLegend"])  # faint, said in the caption
     assert any(text.startswith("★ Marie Curie") for text in left["annotations"])
     text = _main_text(browser)
-    assert "Jaccard@10" in text and "python -m" not in text and "no country label" in text
+    assert "Jaccard@10" in text and "python -m" not in text and "no topic label" in text  # topic labels the most
 
     other = _open_maps(browser, f"{server}/maps?seed=Tokyo")
     shot(browser, "maps_other_seed.png")
@@ -119,7 +126,8 @@ def test_the_default_maps_are_shipped_and_a_sample_not_shipped_shows_progress_th
     _open_maps(browser, f"{server}/maps?seed=Ada+Lovelace")
     shot(browser, "maps_shipped_default.png")
     text = _main_text(browser)
-    assert text.count("t-SNE of 2,000 articles: shipped with AspectNav, checksum verified") == 2, text
+    assert text.count("t-SNE: shipped with AspectNav, checksum verified") == 2, text
+    assert text.count("10,033") == 1 and "All 10,033 articles of the corpus, the same in both maps" in text
     titles = [title for plot in browser.execute_script(READ_TITLES) for title in plot]
     assert titles == ["generic · openTSNE, shipped", "country (aspect) · openTSNE, shipped"], titles
 
@@ -143,3 +151,121 @@ def test_the_default_maps_are_shipped_and_a_sample_not_shipped_shows_progress_th
     shot(browser, "maps_computed.png")
     titles = [title for plot in browser.execute_script(READ_TITLES) for title in plot]
     assert titles == ["generic · openTSNE, just computed", "country (aspect) · openTSNE, just computed"], titles
+
+
+def _centred_on_seed(plot: dict) -> bool:
+    x, y = plot["seed"]["x"][0], plot["seed"]["y"][0]
+    middle = ((plot["xRange"][0] + plot["xRange"][1]) / 2, (plot["yRange"][0] + plot["yRange"][1]) / 2)
+    width = plot["xRange"][1] - plot["xRange"][0]
+    return abs(middle[0] - x) < 0.02 * width and abs(middle[1] - y) < 0.02 * width
+
+
+def test_a_searched_article_is_marked_and_centred_in_both_maps_with_its_neighbours_listed(server, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    maps = _open_maps(browser, f"{server}/maps")
+    assert all(plot["points"] == 10_033 for plot in maps)  # the whole corpus, in both maps
+    assert all(len(plot["regions"]) >= 5 for plot in maps), [plot["regions"] for plot in maps]
+    shot(browser, "maps_whole_corpus_regions.png")
+    assert "left=generic" in browser.current_url and "right=country" in browser.current_url
+    assert "colour=topic" in browser.current_url
+
+    wait(browser, lambda d: d.execute_script("return !!(window.__anEnter && window.__anEnter.seed_picker);"),
+         message="the Enter listener for the search box")
+    box = browser.find_element("css selector", '[class*="st-key-seed_picker"] input')
+    box.send_keys("pierre curie")
+    box.send_keys(Keys.ENTER)
+    wait(browser, lambda d: all(p["seed"]["x"] for p in d.execute_script(READ_MAPS)) and
+         "Nearest to" in _main_text(d), timeout=300, message="Pierre Curie marked in both maps")
+    idle(browser, timeout=300)
+    time.sleep(1.5)
+    maps = browser.execute_script(READ_MAPS)
+    shot(browser, "maps_search_marked.png")
+    assert "seed=Pierre+Curie" in browser.current_url
+    assert all(any(text.startswith("★ Pierre Curie") for text in plot["annotations"]) for plot in maps)
+    assert all(_centred_on_seed(plot) for plot in maps), [(p["seed"]["x"], p["xRange"]) for p in maps]
+    text = _main_text(browser)
+    assert "Nearest to ★ Pierre Curie" in text and "Marie Curie" in text
+    links = browser.find_elements("css selector", '[data-testid="stPageLink"] a')
+    assert sum(link.text.strip().endswith("Explore from") for link in links) >= 5
+    assert any("seed=Marie+Curie" in (link.get_attribute("href") or "") for link in links)
+    assert len(buttons(browser, "map_from-")) >= 5
+
+
+def test_a_free_text_seed_is_placed_by_its_neighbours_and_said_so(server, browser):
+    maps = _open_maps(browser, f"{server}/maps?text=a+mountain+in+the+Alps")
+    shot(browser, "maps_free_text.png")
+    for plot in maps:
+        assert len(plot["seed"]["x"]) == 1 and _centred_on_seed(plot)
+        assert any(text.startswith("★ “a mountain in the Alps” (placed by its neighbours)")
+                   for text in plot["annotations"]), plot["annotations"]
+        assert "◇ neighbours" in plot["names"]
+    text = _main_text(browser)
+    assert text.count("is placed at the similarity-weighted mean of the positions of its 5 nearest articles") == 2
+    assert "Nearest to ★ “a mountain in the Alps”" in text
+
+
+def test_an_article_without_the_maps_aspect_is_labelled_so(server, browser):
+    maps = _open_maps(browser, f"{server}/maps?seed=Photosynthesis")
+    shot(browser, "maps_lacking_aspect.png")
+    assert any("Photosynthesis · no country label" in text for text in maps[1]["annotations"])
+    assert not any("no country label" in text for text in maps[0]["annotations"])  # generic: nothing lacking
+    assert "Photosynthesis has no country label: where it lies on the country map says nothing about its country" \
+        in _main_text(browser)
+
+
+def test_a_box_selection_in_one_map_is_ringed_in_both_and_listed_with_a_csv(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    _open_maps(browser, f"{server}/maps?seed=Mount+Everest")
+    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]  # the country map
+    box_tool = plot.find_element("css selector", '.modebar-btn[data-title="Box Select"]')
+    browser.execute_script("arguments[0].click();", box_tool)
+    area = plot.find_element("css selector", ".nsewdrag")  # the plot area, where a drag selects
+    width, height = area.size["width"], area.size["height"]
+    ActionChains(browser).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
+        .move_by_offset(width // 4, height // 4).release().perform()
+    wait(browser, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
+         "Selected:" in _main_text(d), timeout=300, message="the box's articles ringed in both maps")
+    idle(browser, timeout=300)
+    time.sleep(1.5)
+    counts = browser.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
+        gd._fullData.find(t => t.name === 'selected').x.length);""")
+    assert counts[0] == counts[1] and counts[0] >= 5, counts  # the same articles in both maps
+    assert f"Selected: {counts[0]:,} articles" in _main_text(browser)
+    assert buttons(browser, "map_selection_csv") and buttons(browser, "map_selection_clear")
+    shot(browser, "maps_box_selection.png")
+    heading = next(e for e in browser.find_elements("css selector", '[data-testid="stMarkdownContainer"]')
+                   if e.text.startswith("Selected:"))
+    browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", heading)
+    time.sleep(0.8)
+    shot(browser, "maps_box_selection_list.png")
+
+
+def test_a_label_bar_on_the_corpus_page_opens_the_maps_filtered_to_it(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.get(f"{server}/corpus")
+    wait(browser, lambda d: d.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot'))
+        .some(gd => gd._fullLayout && gd._fullLayout.title.text.replace(/<[^>]*>/g, '').startsWith('country:'));"""), timeout=300,
+         message="the country label chart")
+    idle(browser)
+    time.sleep(1)
+    plot = next(p for p in browser.find_elements("css selector", ".js-plotly-plot")
+                if browser.execute_script("return arguments[0]._fullLayout.title.text.replace(/<[^>]*>/g, '')", p)
+                .startswith("country:"))
+    label = browser.execute_script("const t = arguments[0]._fullData[0]; return t.customdata[t.customdata.length - 1];",
+                                   plot)  # the top bar: the most common country
+    bars = plot.find_elements("css selector", ".bars .point path")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", plot)
+    time.sleep(0.5)
+    ActionChains(browser).move_to_element(bars[-1]).click().perform()
+    wait(browser, lambda d: "/maps" in d.current_url and len(d.find_elements("css selector", ".js-plotly-plot")) == 2,
+         timeout=300, message="the Maps page")
+    maps = _open_maps(browser, browser.current_url)
+    assert "colour=country" in browser.current_url and "only=" in browser.current_url
+    for plot in maps:
+        legend = [name for name in plot["names"] if name not in plot["offLegend"]]
+        assert len(legend) == 1 and legend[0].startswith(label), (label, legend)
+    assert f"Only the articles labelled country: {label}" in _main_text(browser)
+    shot(browser, "maps_label_filter.png")

@@ -2,6 +2,8 @@
 maps and offers to map or explore from it."""
 import json
 
+import pytest
+
 from app_views.figures import selected_article
 from explore.errors import UnknownSpaceError
 from explore.maps import maps_dir
@@ -24,7 +26,9 @@ def test_map_of_two_spaces_with_seed_and_neighbours(app):
     assert seed["customdata"] == ["p7"] and "Person 7" in seed["hovertext"][0]
     assert any("Person 7" in a["text"] for a in right["layout"]["annotations"])  # the seed's label, beside it
     assert any("Jaccard@10" in m.value for m in at.markdown)
-    assert any("all of them" in i.value for i in at.info)  # default sample (2,000) > 120 articles
+    counted = [c.value for c in at.caption if "120" in c.value]
+    assert len(counted) == 1 and counted[0].startswith("All 120 articles of the corpus, the same in both maps")
+    assert not any("all of them" in i.value for i in at.info)  # the count is said once, in the caption
     assert len(list(maps_dir().glob("*.npz"))) == 2  # both projections cached on disk
 
 
@@ -53,6 +57,10 @@ def test_colour_aspect_and_sample_size(app):
     left, _ = charts(at)
     points = sum(len(t["customdata"]) for t in left["data"] if t["name"] not in ("★ seed", "◇ neighbours"))
     assert 60 <= points <= 71  # the sample plus the seed and neighbours placed into it
+    extra = points - 60
+    counted = [c.value for c in at.caption if "of the corpus's 120 articles" in c.value]
+    assert len(counted) == 1 and counted[0].startswith(f"A random sample of 60 of the corpus's 120 articles, plus "
+                                                       f"{extra} placed beside their nearest sampled articles")
     assert any(t["name"].startswith("painter") for t in left["data"])
     assert any("no occupation label" in c.value for c in at.caption)  # unlabelled points: faint, said in words
 
@@ -88,8 +96,8 @@ def test_shipped_maps_are_drawn_as_they_are_and_said_to_be(app, monkeypatch, tmp
                         real_tsne(vectors, *args, **kwargs))
     at = app("app_pages/maps.py", seed="Person 7")
     captions = [c.value for c in at.caption]
-    assert any(c.endswith("articles: projected just now, cached for next time.") for c in captions)  # generic
-    assert any(c.endswith("articles: shipped with AspectNav, checksum verified.") for c in captions)  # country
+    assert any(c.startswith("t-SNE: projected just now, cached for next time.") for c in captions)  # generic
+    assert any(c.startswith("t-SNE: shipped with AspectNav, checksum verified.") for c in captions)  # country
     assert computed == [len(sample.base)]  # generic only
     right = charts(at)[1]
     xs = np.sort(np.concatenate([_numbers(trace["x"]) for trace in right["data"]
@@ -106,3 +114,160 @@ def _numbers(values):
     if isinstance(values, dict):
         return np.frombuffer(base64.b64decode(values["bdata"]), dtype=values["dtype"]).astype(float)
     return np.asarray(values, dtype=float)
+
+
+def _trace(chart, name):
+    return next(t for t in chart["data"] if t["name"] == name)
+
+
+def test_a_found_article_is_marked_and_centred_in_both_maps_and_its_neighbours_listed(app, monkeypatch):
+    import numpy as np
+
+    from app_views import figures
+
+    monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
+    at = app("app_pages/maps.py", seed="Person 7")
+    assert at.text_input(key="seed_picker").label.startswith("Find an article on the maps")
+    for chart in charts(at):
+        seed = _trace(chart, "★ seed")
+        x, y = _numbers(seed["x"])[0], _numbers(seed["y"])[0]
+        xs, ys = chart["layout"]["xaxis"]["range"], chart["layout"]["yaxis"]["range"]
+        assert np.mean(xs) == pytest.approx(x) and np.mean(ys) == pytest.approx(y)  # centred on the seed
+    markdown = " ".join(m.value for m in at.markdown)
+    assert "Nearest to ★ *Person 7*" in markdown
+    listed = [link for link in at.get("page_link") if link.label == "Explore from"]
+    neighbours = {t for chart in charts(at) for t in _trace(chart, "◇ neighbours")["customdata"]}
+    assert len(listed) == len(neighbours) and all("seed=" in str(link.proto.query_string) for link in listed)
+    first = sorted(neighbours)[0]
+    at.button(key=f"map_from-{first}").click().run()  # Map from: that neighbour becomes the seed
+    assert _trace(charts(at)[0], "★ seed")["customdata"] == [first]
+
+
+def test_an_article_without_the_maps_aspect_is_said_to_lack_it(app):
+    at = app("app_pages/maps.py", seed="Person 100")  # no country, no occupation label
+    _, right = charts(at)
+    assert any("Person 100 · no country label" in a["text"] for a in right["layout"]["annotations"])
+    captions = " ".join(c.value for c in at.caption)
+    assert "*Person 100* has no country label: where it lies on the country map says nothing about its country" \
+        in captions
+
+
+def test_default_colouring_is_the_aspect_that_labels_the_most_articles(app):
+    from explore.corpus.model import Corpus
+    from explore.corpus.registry import store_corpus
+    from tests.fixture_corpora import fixture_corpus
+
+    base = fixture_corpus()
+    # occupation on every article, country on most: occupation must colour by default
+    articles = [a.__class__(a.id, a.title, a.text, links=a.links, aspects=dict(a.aspects) | {
+        "occupation": a.labels("occupation") or ("farmer",)}) for a in base]
+    store_corpus(Corpus("busy", articles, base.provenance))
+    at = app("app_pages/maps.py", corpus="busy", seed="Person 7")
+    assert at.selectbox(key="map_colour").value == "occupation"
+
+
+def test_regions_are_named_on_both_maps_and_can_be_switched_off(app):
+    at = app("app_pages/maps.py")  # no seed: each map whole, every region in view
+    for chart in charts(at):
+        regions = [a for a in chart["layout"]["annotations"] if a.get("name") == "region"]
+        assert len(regions) >= 2 and all(a["text"] for a in regions)
+    _, right = charts(at)
+    countries = {"France", "Poland", "Japan", "Brazil", "Egypt"}
+    assert any(a["text"].split(" · ")[0] in countries for a in right["layout"]["annotations"]
+               if a.get("name") == "region")  # the country map's regions are its countries
+    at.toggle(key="map_regions").set_value(False).run()
+    assert not any(a.get("name") == "region" for chart in charts(at) for a in chart["layout"].get("annotations", []))
+    assert at.query_params["regions"] == "off"
+
+
+def test_spaces_colouring_and_the_marked_article_are_in_the_url_and_read_back(app):
+    at = app("app_pages/maps.py", seed="Person 7", left="country", right="generic", colour="occupation",
+             mark="Person 9")
+    assert (at.selectbox(key="map_left").value, at.selectbox(key="map_right").value) == ("country", "generic")
+    assert at.selectbox(key="map_colour").value == "occupation"
+    assert _trace(charts(at)[0], "clicked")["customdata"] == ["p9"]
+    assert "country" in charts(at)[0]["layout"]["title"]["text"]
+    at.selectbox(key="map_colour").select("country").run()
+    params = dict(at.query_params.items())
+    assert params | {"seed": "Person 7"} == params and params["colour"] == "country"
+    assert (params["left"], params["right"], params["mark"]) == ("country", "generic", "Person 9")
+
+
+def test_a_bad_map_url_is_reported_and_the_defaults_kept(app):
+    at = app("app_pages/maps.py", seed="Person 7", left="nowhere", colour="<b>x</b>", mark="Nobody At All")
+    warnings = " ".join(w.value for w in at.warning)
+    assert "left='nowhere' ignored" in warnings and "mark='Nobody At All' ignored" in warnings
+    assert "colour=" in warnings and "<b>" not in warnings  # escaped
+    assert at.selectbox(key="map_left").value == "generic" and not at.exception
+
+
+def test_a_box_selection_is_ringed_in_both_maps_listed_and_exported(app):
+    at = app("app_pages/maps.py", seed="Person 7")
+    from streamlit.proto.PlotlyChart_pb2 import PlotlyChart
+
+    modes = {PlotlyChart.SelectionMode.POINTS, PlotlyChart.SelectionMode.BOX, PlotlyChart.SelectionMode.LASSO}
+    assert all(set(chart.proto.selection_mode) == modes for chart in at.get("plotly_chart"))
+    at.session_state["map_selected"] = ("p9", "p11", "p3")  # what a box over three points in either map leaves
+    at.run()
+    for chart in charts(at):
+        assert sorted(_trace(chart, "selected")["customdata"]) == ["p11", "p3", "p9"]
+    assert any(m.value.startswith("**Selected: 3 articles**") for m in at.markdown)
+    table = at.dataframe[0].value
+    assert list(table["title"]) == ["Person 9", "Person 11", "Person 3"]
+    assert all("seed=Person" in href and href.startswith("./?") for href in table["explore"])
+    at.button(key="map_selection_clear").click().run()
+    assert not any(t["name"] == "selected" for chart in charts(at) for t in chart["data"])
+    assert not at.dataframe
+
+
+def test_a_box_or_lasso_selects_and_a_click_marks():
+    from app_views.figures import is_area_selection, selected_articles
+
+    box = {"points": [{"customdata": "p1"}, {"customdata": ["p2"]}, {"customdata": "p1"}], "box": [{"x": [0, 1]}]}
+    assert is_area_selection(box) and selected_articles(box) == ["p1", "p2"]
+    assert not is_area_selection({"points": [{"customdata": "p1"}], "box": [], "lasso": []})
+    assert is_area_selection({"points": [], "lasso": [{"x": [0, 1, 1]}]}) and selected_articles({}) == []
+
+
+def test_a_label_filter_from_the_url_colours_only_that_label(app):
+    at = app("app_pages/maps.py", seed="Person 7", colour="country", only="Japan")
+    for chart in charts(at):
+        shown = [t["name"] for t in chart["data"] if t.get("showlegend") is not False]
+        assert shown == ["Japan (20)"], shown
+        faint = _trace(chart, "(not the chosen label) (100)")
+        assert faint["showlegend"] is False and faint["marker"]["opacity"] < 0.5
+    assert any("Only the articles labelled **country: Japan** (20)" in m.value for m in at.markdown)
+    assert at.query_params["only"] == "Japan"
+    at.button(key="map_only_clear").click().run()
+    assert "only" not in at.query_params
+    assert any(t["name"].startswith("France") for t in charts(at)[0]["data"])
+
+
+def test_a_label_filter_of_another_aspect_or_an_unknown_label_is_not_applied(app):
+    at = app("app_pages/maps.py", seed="Person 7", colour="country", only="Atlantis")
+    assert any("No article has the country label “Atlantis”" in w.value for w in at.warning)
+    assert any(t["name"].startswith("Japan") for t in charts(at)[0]["data"]) and "only" not in at.query_params
+
+
+def test_a_marked_article_stays_in_view_of_both_centred_maps(app, monkeypatch):
+    import numpy as np
+
+    from app_views import figures
+
+    monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
+    at = app("app_pages/maps.py", seed="Person 7", mark="Person 100")
+    for chart in charts(at):
+        clicked = _trace(chart, "clicked")
+        x, y = _numbers(clicked["x"])[0], _numbers(clicked["y"])[0]
+        (x0, x1), (y0, y1) = chart["layout"]["xaxis"]["range"], chart["layout"]["yaxis"]["range"]
+        assert x0 < x < x1 and y0 < y < y1
+        seed = _trace(chart, "★ seed")
+        assert np.mean([x0, x1]) == pytest.approx(_numbers(seed["x"])[0])  # still centred on the seed
+        for region in (a for a in chart["layout"]["annotations"] if a.get("name") == "region"):
+            assert x0 < region["x"] < x1 and y0 < region["y"] < y1  # no name cut at the edge
+
+
+def test_a_small_map_is_shown_whole_around_its_seed(app):
+    at = app("app_pages/maps.py", seed="Person 7")  # 120 points: read at a glance, not zoomed
+    assert all("range" not in chart["layout"].get("xaxis", {}) for chart in charts(at))
+    assert not any("centred on ★" in c.value for c in at.caption)

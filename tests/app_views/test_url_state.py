@@ -28,3 +28,38 @@ def test_the_old_blend_spelling_is_read_with_a_deprecation_notice():
     blend, problems = parse_blend("occupation=0.7")
     assert blend == Blend.of({"occupation": 0.7})
     assert len(problems) == 1 and "occupation:0.7" in problems[0]
+
+
+def test_the_maps_part_of_the_url_round_trips_and_leaves_defaults_out():
+    from app_views.url_state import MapState, map_query, parse_map_query
+
+    state = MapState(left="generic", right="country", colour="topic", mark="Paris", regions=False)
+    query = map_query(state)
+    assert query == {"left": "generic", "right": "country", "colour": "topic", "mark": "Paris", "regions": "off"}
+    back = parse_map_query(query)
+    assert (back.left, back.right, back.colour, back.mark, back.regions, back.problems) == \
+        ("generic", "country", "topic", "Paris", False, [])
+    assert map_query(MapState()) == {}  # regions on is the default
+
+
+def test_a_bad_regions_value_is_reported_and_regions_stay_on():
+    from app_views.url_state import parse_map_query
+
+    state = parse_map_query({"regions": "maybe", "left": "  ", "mark": " Tokyo "})
+    assert state.regions and state.left is None and state.mark == "Tokyo"
+    assert len(state.problems) == 1 and "regions='maybe'" in state.problems[0]
+
+
+def test_the_explore_view_ignores_the_maps_part_of_the_url():
+    """A Maps URL (?seed=..&left=..) is the seed's URL plus the map's own part: the view must not read the map's
+    part as a typed URL on every rerun."""
+    from app_views.view_state import ExploreView
+    from tests.fixture_corpora import fixture_corpus
+
+    corpus = fixture_corpus()
+    view = ExploreView(corpus="fixture")
+    assert view.adopt({"seed": "Person 7", "left": "generic", "mark": "Person 9"}, corpus) == []
+    assert view.seed_id == "p7"
+    assert view.url_written == {"seed": "Person 7"}
+    view.set_seed("p9")
+    assert view.adopt({"seed": "Person 7", "left": "country"}, corpus) == [] and view.seed_id == "p9"  # unchanged URL

@@ -108,7 +108,8 @@ def test_writing_is_deterministic(tmp_path):
 
 
 def test_the_shipped_vital_maps_verify_and_match_the_shipped_spaces():
-    """Every shipped space of vital has a verified map of the page's default sample under today's defaults,
+    """Every shipped space of vital has a verified map of the page's default sample (the whole corpus, issue #26)
+    under today's defaults,
     keyed by that space's corpus hash, encoder fingerprint, backend and precision: retraining a space without regenerating the
     maps (scripts/build_vital_maps.py) fails here, not silently in the app."""
     manifest = json.loads((SHIPPED_MAPS_DIR / "vital" / MANIFEST_FILE).read_text())
@@ -121,4 +122,5 @@ def test_the_shipped_vital_maps_verify_and_match_the_shipped_spaces():
         assert manifest["maps"][name]["space_key"] == key
         sample = select_sample(space["embeddings"]["shape"][0], DEFAULT_SAMPLE, random_state=0)
         coords, method = shipped_projection(key, sample, PARAMS)
-        assert coords.shape == (DEFAULT_SAMPLE, 2) and method == "openTSNE" and np.ptp(coords, axis=0).min() > 10
+        assert sample.whole and len(sample.base) == space["embeddings"]["shape"][0] == 10_033  # the whole corpus
+        assert coords.shape == (10_033, 2) and method == "openTSNE" and np.ptp(coords, axis=0).min() > 10

@@ -1,0 +1,42 @@
+"""A group of articles chosen on a map (box or lasso): the rows a reader exports, as CSV a spreadsheet opens
+safely (a title such as "=HYPERLINK(...)" is written as text, never run as a formula)."""
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from explore.corpus.model import Corpus
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheets read as the start of a formula
+
+
+def spreadsheet_safe(value: str) -> str:
+    """`value` as a spreadsheet shows it, never evaluates it (OWASP's advice: a leading apostrophe)."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+def selection_rows(corpus: Corpus, article_ids: Sequence[str], aspect: str | None = None) -> list[dict[str, str]]:
+    """One row per selected article of `corpus` (unknown ids left out), in the given order: id, title and, with
+    `aspect`, its labels of that aspect."""
+    rows = []
+    for article_id in dict.fromkeys(article_ids):
+        if article_id not in corpus:
+            continue
+        article = corpus[article_id]
+        row = {"id": article.id, "title": article.title}
+        if aspect:
+            row[aspect] = ", ".join(article.labels(aspect))
+        rows.append(row)
+    return rows
+
+
+def selection_csv(rows: Sequence[dict[str, str]]) -> str:
+    """`selection_rows` as CSV (a header, then one line per article)."""
+    if not rows:
+        return ""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({key: spreadsheet_safe(value) for key, value in row.items()} for row in rows)
+    return out.getvalue()
