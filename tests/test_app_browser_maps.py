@@ -126,7 +126,7 @@ def test_the_default_maps_are_shipped_and_a_sample_not_shipped_shows_progress_th
     _open_maps(browser, f"{server}/maps?seed=Ada+Lovelace")
     shot(browser, "maps_shipped_default.png")
     text = _main_text(browser)
-    assert text.count("t-SNE: shipped with AspectNav, checksum verified") == 2, text
+    assert text.count("random_state=0): shipped with AspectNav, checksum verified") == 2, text
     assert text.count("10,033") == 1 and "All 10,033 articles of the corpus, the same in both maps" in text
     titles = [title for plot in browser.execute_script(READ_TITLES) for title in plot]
     assert titles == ["generic · openTSNE, shipped", "country (aspect) · openTSNE, shipped"], titles
