@@ -1,7 +1,7 @@
-"""Maps: t-SNE of two spaces side by side (the whole corpus up to 20,000 articles), coloured by an aspect's
+"""Maps: t-SNE (or UMAP) of two spaces side by side (the whole corpus up to 20,000 articles), coloured by an aspect's
 labels, regions named; a found seed is marked and centred in both maps, its nearest articles listed beside them;
 a click marks an article in both maps, a box or lasso selects a group in both (listed, exported as CSV).
-Spaces, colouring, the label filter, the marked article and the regions live in the URL.
+Spaces, colouring, the label filter, the marked article, the regions and the projection live in the URL.
 
 The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the seed's URL.
 """
@@ -24,11 +24,12 @@ from explore.errors import AspectNavError
 from explore.map_neighbours import map_neighbours
 from explore.map_regions import Region, article_terms, map_regions
 from explore.map_selection import selection_csv, selection_rows
-from explore.maps import DEFAULT_SAMPLE, TOP_LABELS, MapPoints, most_labelled_aspect
+from explore.maps import DEFAULT_SAMPLE, TOP_LABELS, MapPoints, Projector, most_labelled_aspect
 
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
 SELECTED = "map_selected"  # the article ids a box or lasso chose in either map (whatever the seed)
 LEFT, RIGHT, COLOUR, REGIONS = "map_left", "map_right", "map_colour", "map_regions"  # widget keys
+PROJECTION = "map_projection"  # the Projector's value ("tsne" | "umap"): plain text keeps the widget's state simple
 ONLY = "map_only"  # (aspect, label): the label filter (from the URL, e.g. a Corpus page bar), while colouring by aspect
 URL_READ = "map_url_read"  # the Maps part of the URL last adopted or written: any other one was typed or loaded
 # Projection.source in words: in the map's title, then in the caption below it
@@ -92,10 +93,11 @@ def _map_from(article_id: str) -> None:
     explore_view().set_seed(article_id)
 
 
-def _show_progress(bars, titles: list[str], articles: int, state: dict[int, tuple[float, str]]) -> None:
-    """Each map's t-SNE progress; called in the script's own thread while worker threads compute."""
+def _show_progress(bars, titles: list[str], articles: int, projector: Projector,
+                   state: dict[int, tuple[float, str]]) -> None:
+    """Each map's projection progress; called in the script's own thread while worker threads compute."""
     for side, (fraction, stage) in state.items():
-        bars[side].progress(fraction, text=f"t-SNE map of {articles:,} articles in {titles[side]}: "
+        bars[side].progress(fraction, text=f"{projector.label} map of {articles:,} articles in {titles[side]}: "
                                            f"{STAGES.get(stage, stage)}, {fraction:.0%}")
 
 
@@ -127,6 +129,7 @@ def _adopt_map_url(corpus, names: list[str], aspects: list[str], seed_id: str | 
         except AspectNavError as error:
             problems.append(f"mark={state.mark!r} ignored: {error}")
     st.session_state[REGIONS] = state.regions
+    st.session_state[PROJECTION] = state.projector.value
     return problems
 
 
@@ -207,7 +210,7 @@ aspects = list(corpus.aspect_names)
 for problem in _adopt_map_url(corpus, names, aspects, seed_id):
     st.warning(escape_markdown(problem))
 
-controls = st.columns([3, 3, 3, 2, 2], vertical_alignment="bottom")
+controls = st.columns([3, 3, 3, 2, 2, 2], vertical_alignment="bottom")
 others = [name for name in names if name != "generic"]
 label = lambda name: space_label(engine, name)  # noqa: E731
 if len(names) > 1:
@@ -230,6 +233,12 @@ size = controls[3].number_input("Points at most", min_value=50, max_value=100_00
 only = _label_filter(colour_aspect)
 _default(REGIONS, True)
 show_regions = controls[4].toggle("Name regions", key=REGIONS)
+_default(PROJECTION, Projector.TSNE.value)
+projector = Projector.parse(controls[5].selectbox(
+    "Projection", [p.value for p in Projector], key=PROJECTION, format_func=lambda v: Projector.parse(v).label,
+    help="t-SNE keeps close neighbours together (its maps are shipped); UMAP also keeps more of the large-scale "
+         "layout. A map not yet computed takes seconds to a minute."))
+map_params = projector.default_params()
 
 try:
     plan = map_plan(engine, seed, sides, k, size, view.text)
@@ -266,31 +275,31 @@ with st.container(horizontal=True, vertical_alignment="center"):
 _write_map_url(corpus, MapState(
     left=sides[0] if len(sides) > 1 else None, right=sides[1] if len(sides) > 1 else None, colour=colour_aspect,
     only=only, mark=seed_param(corpus.ids_by_title, highlight, corpus[highlight].title) if highlight else None,
-    regions=show_regions))
+    regions=show_regions, projector=projector))
 
 selected = tuple(i for i in st.session_state.get(SELECTED) or () if i in corpus)
 listed = bool(seed or plan.text)
 columns = st.columns([4] * len(sides) + ([3] if listed else []))
 bars = [place.empty() for place in columns[:len(sides)]]
 titles = [label(kind) for kind in sides]
-projected = map_projections(engine, plan, sides,
-                            on_wait=lambda state: _show_progress(bars, titles, len(sample.base), state))
+projected = map_projections(engine, plan, sides, map_params,
+                            on_wait=lambda state: _show_progress(bars, titles, len(sample.base), projector, state))
 for bar in bars:
     bar.empty()
 shown = []
 for side, (place, kind) in enumerate(zip(columns, sides)):
     with place:
-        points = map_side(engine, plan, kind, seed, colour_aspect, projected=projected[side], only=only)
+        points = map_side(engine, plan, kind, seed, colour_aspect, map_params, projected=projected[side], only=only)
         shown.append(points)
-        regions = _regions(corpus.content_hash, f"{space_key(engine, kind)}/{sample.key}", points) \
+        regions = _regions(corpus.content_hash, f"{space_key(engine, kind)}/{sample.key}/{projector}", points) \
             if show_regions else []
-        key = f"map-{side}-{kind}-{seed_id or ''}"
+        key = f"map-{side}-{kind}-{projector}-{seed_id or ''}"
         short, said = SOURCES.get(points.source, (points.source, points.source))
         st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colour_map(points.ranks),
                                    highlight, centre=True, regions=regions, selected=selected),
                         key=key, on_select=lambda key=key: _clicked(key, seed_id),
                         selection_mode=("points", "box", "lasso"))
-        st.caption(" ".join(filter(None, [f"t-SNE: {said}.", _seed_note(points, seed, kind)])))
+        st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))
 if listed:
     with columns[-1]:
         _neighbour_list(engine, plan, sides, seed, titles)

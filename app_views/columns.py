@@ -19,7 +19,7 @@ from explore.commands import train_command
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
 from explore.links_column import hidden_note
-from explore.maps import (MapPoints, Projection, ProjectionParams, Sample, map_points, project_samples,
+from explore.maps import (MapParams, MapPoints, Projection, ProjectionParams, Sample, map_points, project_samples,
                           projection, projection_key, select_sample, top_overlap)
 from explore.map_neighbours import neighbour_ids
 from explore.map_placement import placed_by_neighbours
@@ -187,8 +187,8 @@ def map_overlap(engine: Neighbourhood, seed: Article, names: Sequence[str], n: i
 
 
 def map_projections(engine: Neighbourhood, plan: MapPlan, names: Sequence[str],
-                    params: ProjectionParams = ProjectionParams(), on_wait=None) -> list[Projection]:
-    """The t-SNE maps of the plan's sample in each named space: stored ones read, the others computed side by
+                    params: MapParams = ProjectionParams(), on_wait=None) -> list[Projection]:
+    """The maps (t-SNE or UMAP, by `params`) of the plan's sample in each named space: stored ones read, the others computed side by
     side in worker threads while `on_wait({index: (fraction, stage)})` runs in the caller's thread (the page
     draws progress there; explore.maps.project_samples)."""
     return project_samples([(space_key(engine, name), space_vectors(engine, name)) for name in names], plan.sample,
@@ -196,7 +196,7 @@ def map_projections(engine: Neighbourhood, plan: MapPlan, names: Sequence[str],
 
 
 def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | None, colour_aspect: str | None,
-             params: ProjectionParams = ProjectionParams(), projected: Projection | None = None,
+             params: MapParams = ProjectionParams(), projected: Projection | None = None,
              only: str | None = None) -> MapPoints:
     """The points of one space's map: t-SNE of the sample (`projected`, else read or computed now), seed and
     neighbours marked, a free-text seed placed by its neighbours in this space, the aspects of this space the

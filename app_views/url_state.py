@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from explore.errors import InvalidQueryError
+from explore.maps import Projector
 from explore.query import Blend
 
 DEFAULT_K = 5
@@ -75,8 +76,9 @@ def to_query(state: ViewState) -> dict[str, str]:
 
 
 # --- the Maps page's own part of the URL: ?left=generic&right=country&colour=topic&only=Arts&mark=Paris&regions=off
+# &proj=umap
 
-MAP_PARAMS = ("left", "right", "colour", "only", "mark", "regions")
+MAP_PARAMS = ("left", "right", "colour", "only", "mark", "regions", "proj")
 REGIONS_OFF = "off"
 
 
@@ -91,11 +93,12 @@ class MapState:
     only: str | None = None  # one label of `colour`: only its articles in colour
     mark: str | None = None
     regions: bool = True
+    projector: Projector = Projector.TSNE  # how both maps are projected (proj=umap; t-SNE, the default, left out)
     problems: list[str] = field(default_factory=list)
 
 
 def parse_map_query(params: Mapping[str, str]) -> MapState:
-    """The Maps part of a URL; never raises (an unknown `regions` value is reported, regions stay on)."""
+    """The Maps part of a URL; never raises (an unknown `regions` or `proj` value is reported, its default kept)."""
     value = lambda key: (params.get(key) or "").strip() or None  # noqa: E731
     state = MapState(left=value("left"), right=value("right"), colour=value("colour"), only=value("only"),
                      mark=value("mark"))
@@ -103,6 +106,11 @@ def parse_map_query(params: Mapping[str, str]) -> MapState:
     if regions is not None and regions not in (REGIONS_OFF, "on"):
         state.problems.append(f"regions={regions!r} ignored: say regions=off to hide the region names")
     state.regions = regions != REGIONS_OFF
+    if value("proj") is not None:
+        try:
+            state.projector = Projector.parse(value("proj"))
+        except ValueError as error:
+            state.problems.append(f"proj={value('proj')!r} ignored: {error}; the maps stay t-SNE")
     return state
 
 
@@ -111,4 +119,6 @@ def map_query(state: MapState) -> dict[str, str]:
     query = {key: getattr(state, key) for key in ("left", "right", "colour", "only", "mark") if getattr(state, key)}
     if not state.regions:
         query["regions"] = REGIONS_OFF
+    if state.projector is not Projector.TSNE:
+        query["proj"] = state.projector.value
     return query

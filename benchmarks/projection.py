@@ -7,6 +7,10 @@ same total. Both use every usable core, cosine input distances, PCA initialisati
 library keeps its own learning rate and kNN (ours: exact up to 5,000 points, then Annoy; scikit-learn: exact).
 Trustworthiness@10 is scikit-learn's, with the cosine metric of the input.
 
+UMAP against t-SNE (issue #26, the Maps page's Projection choice): each with the page's own settings on the same
+input vectors and the same n (equal work: the same map asked of each), UMAP as ours (umap-learn, 15 neighbours,
+min_dist 0.1, cosine, one thread for a reproducible map), t-SNE as the peer (openTSNE 125 + 250, every usable core).
+
 Run alone: python -m benchmarks projection [--quick]
 """
 from __future__ import annotations
@@ -16,6 +20,7 @@ import time
 import numpy as np
 
 from benchmarks.common import Row
+from explore.map_umap import UmapParams, umap_layout
 from explore.maps import LEGACY_PARAMS, ProjectionParams, tsne, usable_cores
 
 EQUAL = ProjectionParams(early_iter=250, n_iter=250)  # = scikit-learn max_iter 500: 250 exaggerated + 250
@@ -79,6 +84,7 @@ def run(quick: bool = False) -> list[Row]:
     small = _vectors(200)
     tsne(small, ProjectionParams(n_iter=50, early_iter=50))  # warm-up: imports and first calls, excluded
     sklearn_tsne(small, 250)
+    umap_layout(small)  # numba compiles UMAP's functions on first use: excluded
     for n in sizes:
         vectors = _vectors(n)
         n = len(vectors)
@@ -93,4 +99,9 @@ def run(quick: bool = False) -> list[Row]:
                       f"before ({LEGACY_PARAMS.early_iter}+{LEGACY_PARAMS.n_iter})", vectors,
                       lambda: tsne(vectors, params)[0], lambda: tsne(vectors, LEGACY_PARAMS)[0], BEFORE, repeats,
                       f"ours {params.total_iter} iterations, peer {LEGACY_PARAMS.total_iter}")
+        umap = UmapParams()
+        rows += _pair("projection", f"UMAP vs t-SNE {n:,} pts, Maps settings of each", vectors,
+                      lambda: umap_layout(vectors, umap)[0], lambda: tsne(vectors, params)[0],
+                      f"t-SNE (openTSNE {params.early_iter}+{params.n_iter})", repeats,
+                      f"ours {umap.describe()}, 1 thread; peer t-SNE on {usable_cores()} cores, same vectors")
     return rows

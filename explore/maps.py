@@ -1,5 +1,5 @@
 """2-D maps of a space: the whole corpus up to FULL_MAP_UP_TO articles, a fixed random sample above that,
-projected once with t-SNE and cached on disk, plus the seed and its neighbours placed into that map.
+projected once with t-SNE (or UMAP, explore/map_umap.py: the reader's `Projector` choice) and cached on disk, plus the seed and its neighbours placed into that map.
 
 The *base sample* depends only on the corpus size, the sample size and a random seed; its projection
 is read, in this order, from the cache under `<data home>/maps/` (keyed by space + sample +
@@ -33,14 +33,16 @@ import zipfile
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
+from enum import Enum
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, Union
 
 import numpy as np
 
 from explore.atomic_files import file_written_atomically
 from explore.corpus.model import Corpus
 from explore.map_placement import Placement, neighbour_weights
+from explore.map_umap import UmapParams, umap_layout
 from explore.settings import data_home
 from explore.spaces.vector_index import exact_neighbours_among
 
@@ -77,6 +79,43 @@ class ProjectionParams:
     @property
     def total_iter(self) -> int:
         return self.early_iter + self.n_iter
+
+    def describe(self) -> str:
+        """The settings in words, for the map's caption."""
+        return (f"t-SNE (perplexity={self.perplexity:g}, {self.early_iter} early-exaggeration + {self.n_iter} "
+                f"iterations, metric=cosine, random_state={self.random_state})")
+
+
+MapParams = Union[ProjectionParams, UmapParams]  # the settings of either projection
+
+
+class Projector(str, Enum):
+    """How a map is projected to 2-D, parsed once from the page's control or the URL (`proj=umap`)."""
+
+    TSNE = "tsne"
+    UMAP = "umap"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def label(self) -> str:
+        return {"tsne": "t-SNE", "umap": "UMAP"}[self.value]
+
+    @classmethod
+    def parse(cls, text: str) -> "Projector":
+        try:
+            return cls(text.strip().lower())
+        except ValueError:
+            raise ValueError(f"unknown projection {text!r}: say one of {', '.join(p.value for p in cls)}") from None
+
+    def default_params(self) -> MapParams:
+        """The page's settings for this projection (t-SNE: the shipped maps' ones)."""
+        return ProjectionParams() if self is Projector.TSNE else UmapParams()
+
+    @staticmethod
+    def of(params: MapParams) -> "Projector":
+        return Projector.UMAP if isinstance(params, UmapParams) else Projector.TSNE
 
 
 # The settings maps were drawn with before issue #14: openTSNE's defaults (250 + 500, Annoy from 1,000 points).
@@ -242,9 +281,10 @@ def maps_dir() -> Path:
     return data_home() / "maps"
 
 
-def cache_path(space_key: str, sample: Sample, params: ProjectionParams) -> Path:
-    key = json.dumps({"space": space_key, "sample": sample.key, "n": len(sample.base), "params": asdict(params)},
-                     sort_keys=True)
+def cache_path(space_key: str, sample: Sample, params: MapParams) -> Path:
+    """The cached map's file: keyed by space, sample, projection and every one of its settings."""
+    key = json.dumps({"space": space_key, "sample": sample.key, "n": len(sample.base),
+                      "projection": Projector.of(params).value, "params": asdict(params)}, sort_keys=True)
     return maps_dir() / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.npz"
 
 
@@ -262,7 +302,7 @@ class Projection:
         return self.source != "computed"
 
 
-def stored_projection(space_key: str, sample: Sample, params: ProjectionParams = ProjectionParams()
+def stored_projection(space_key: str, sample: Sample, params: MapParams = ProjectionParams()
                       ) -> tuple[np.ndarray, str, str] | None:
     """The base sample's (coordinates, method, source) from the disk cache or the shipped projections, or None."""
     from explore.shipped_maps import shipped_projection
@@ -270,11 +310,13 @@ def stored_projection(space_key: str, sample: Sample, params: ProjectionParams =
     stored = _read_cache(cache_path(space_key, sample, params), len(sample.base))
     if stored is not None:
         return (*stored, "cache")
+    if Projector.of(params) is not Projector.TSNE:  # only t-SNE maps are shipped
+        return None
     shipped = shipped_projection(space_key, sample, params)
     return (*shipped, "shipped") if shipped is not None else None
 
 
-def projection(space_key: str, vectors: np.ndarray, sample: Sample, params: ProjectionParams = ProjectionParams(),
+def projection(space_key: str, vectors: np.ndarray, sample: Sample, params: MapParams = ProjectionParams(),
                n_jobs: int | None = None, progress: Progress | None = None) -> Projection:
     """The map of `sample` in the space whose row vectors are `vectors`: stored (cache, then shipped) or
     computed now and cached. `space_key` must change whenever the space's vectors change (`projection_key`).
@@ -284,10 +326,13 @@ def projection(space_key: str, vectors: np.ndarray, sample: Sample, params: Proj
     return _with_extra_rows(vectors, sample, *stored)
 
 
-def _computed(space_key: str, vectors: np.ndarray, sample: Sample, params: ProjectionParams, n_jobs: int | None,
+def _computed(space_key: str, vectors: np.ndarray, sample: Sample, params: MapParams, n_jobs: int | None,
               progress: Progress | None) -> tuple[np.ndarray, str, str]:
-    extra = {key: value for key, value in (("n_jobs", n_jobs), ("progress", progress)) if value is not None}
-    base_coords, method = tsne(vectors[sample.base], params, **extra)
+    if isinstance(params, UmapParams):  # one thread whatever `n_jobs`: reproducible
+        base_coords, method = umap_layout(vectors[sample.base], params, progress)
+    else:
+        extra = {key: value for key, value in (("n_jobs", n_jobs), ("progress", progress)) if value is not None}
+        base_coords, method = tsne(vectors[sample.base], params, **extra)
     _save_atomically(cache_path(space_key, sample, params), coords=base_coords, method=np.array(method))
     return base_coords, method, "computed"
 
@@ -299,14 +344,14 @@ def _with_extra_rows(vectors: np.ndarray, sample: Sample, base_coords: np.ndarra
 
 
 def project_sample(space_key: str, vectors: np.ndarray, sample: Sample,
-                   params: ProjectionParams = ProjectionParams()) -> tuple[np.ndarray, str, bool]:
+                   params: MapParams = ProjectionParams()) -> tuple[np.ndarray, str, bool]:
     """`projection` as (coordinates, method, whether the base projection was read from disk)."""
     found = projection(space_key, vectors, sample, params)
     return found.coords, found.method, found.cached
 
 
 def project_samples(spaces: Sequence[tuple[str, np.ndarray]], sample: Sample,
-                    params: ProjectionParams = ProjectionParams(),
+                    params: MapParams = ProjectionParams(),
                     on_wait: Callable[[dict[int, tuple[float, str]]], None] | None = None,
                     poll_s: float = 0.25) -> list[Projection]:
     """`projection` for several (space key, vectors) at once. Stored maps are read; the others are computed
@@ -323,7 +368,7 @@ def project_samples(spaces: Sequence[tuple[str, np.ndarray]], sample: Sample,
         def reporter(i: int) -> Progress:
             return lambda fraction, stage: state.__setitem__(i, (fraction, stage))  # one atomic store per report
 
-        with ThreadPoolExecutor(max_workers=len(todo), thread_name_prefix="t-SNE") as pool:
+        with ThreadPoolExecutor(max_workers=len(todo), thread_name_prefix=Projector.of(params).label) as pool:
             futures = {i: pool.submit(_computed, *spaces[i], sample, params, share, reporter(i)) for i in todo}
             pending = set(futures.values())
             while pending:

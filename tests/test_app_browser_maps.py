@@ -126,7 +126,7 @@ def test_the_default_maps_are_shipped_and_a_sample_not_shipped_shows_progress_th
     _open_maps(browser, f"{server}/maps?seed=Ada+Lovelace")
     shot(browser, "maps_shipped_default.png")
     text = _main_text(browser)
-    assert text.count("t-SNE: shipped with AspectNav, checksum verified") == 2, text
+    assert text.count("random_state=0): shipped with AspectNav, checksum verified") == 2, text
     assert text.count("10,033") == 1 and "All 10,033 articles of the corpus, the same in both maps" in text
     titles = [title for plot in browser.execute_script(READ_TITLES) for title in plot]
     assert titles == ["generic · openTSNE, shipped", "country (aspect) · openTSNE, shipped"], titles
@@ -269,3 +269,22 @@ def test_a_label_bar_on_the_corpus_page_opens_the_maps_filtered_to_it(server, br
         assert len(legend) == 1 and legend[0].startswith(label), (label, legend)
     assert f"Only the articles labelled country: {label}" in _main_text(browser)
     shot(browser, "maps_label_filter.png")
+
+
+def test_the_umap_projection_from_the_url_draws_both_maps_with_its_settings_said(server, browser):
+    """Issue #26: ?proj=umap projects both maps with UMAP (computed, with progress, then cached); the control says
+    UMAP and each map's caption names UMAP's settings."""
+    browser.get(f"{server}/maps?seed=Ada+Lovelace&proj=umap")
+    wait(browser, lambda d: "UMAP map of" in _main_text(d) or d.find_elements("css selector", ".js-plotly-plot"),
+         timeout=600, message="UMAP progress or its maps")
+    maps = _open_maps(browser, f"{server}/maps?seed=Ada+Lovelace&proj=umap")
+    shot(browser, "maps_umap.png")
+    text = _main_text(browser)
+    assert len(maps) == 2 and all(plot["points"] > 10_000 for plot in maps), maps
+    assert text.count("UMAP (n_neighbors=15, min_dist=0.1, metric=cosine, random_state=0)") == 2, text
+    titles = [title for plot in browser.execute_script(READ_TITLES) for title in plot]
+    assert all(" · UMAP, " in title for title in titles), titles
+    control = browser.execute_script("""const box = document.querySelector('[class*="st-key-map_projection"]');
+        return box.innerText + ' ' + Array.from(box.querySelectorAll('input')).map(i => i.value).join(' ');""")
+    assert "UMAP" in control and "proj=umap" in browser.current_url, (control, browser.current_url)
+    assert all(_centred_on_seed(plot) for plot in maps)

@@ -65,6 +65,19 @@ def test_colour_aspect_and_sample_size(app):
     assert any("no occupation label" in c.value for c in at.caption)  # unlabelled points: faint, said in words
 
 
+def test_switching_the_projection_draws_umap_maps_said_in_the_caption_and_the_url(app):
+    at = app("app_pages/maps.py", seed="Person 7")
+    assert at.selectbox(key="map_projection").value == "tsne"
+    assert sum("t-SNE (perplexity=30" in c.value for c in at.caption) == 2
+    at.selectbox(key="map_projection").select("umap").run()
+    assert not at.exception
+    assert all("UMAP" in chart["layout"]["title"]["text"] for chart in charts(at))
+    said = [c.value for c in at.caption if c.value.startswith("UMAP (n_neighbors=15, min_dist=0.1, metric=cosine")]
+    assert len(said) == 2 and all("projected just now" in c for c in said)
+    assert at.query_params["proj"] in ("umap", ["umap"])
+    assert len(list(maps_dir().glob("*.npz"))) == 4  # t-SNE's two and UMAP's two, each cached
+
+
 def test_a_corpus_without_spaces_names_the_command(app, monkeypatch):
     def no_engine(corpus):
         raise UnknownSpaceError("Corpus 'fixture' has no space 'generic'.")
@@ -96,8 +109,8 @@ def test_shipped_maps_are_drawn_as_they_are_and_said_to_be(app, monkeypatch, tmp
                         real_tsne(vectors, *args, **kwargs))
     at = app("app_pages/maps.py", seed="Person 7")
     captions = [c.value for c in at.caption]
-    assert any(c.startswith("t-SNE: projected just now, cached for next time.") for c in captions)  # generic
-    assert any(c.startswith("t-SNE: shipped with AspectNav, checksum verified.") for c in captions)  # country
+    assert any(c.startswith("t-SNE (perplexity=30") and "): projected just now, cached for next time." in c for c in captions)  # generic
+    assert any(c.startswith("t-SNE (perplexity=30") and "): shipped with AspectNav, checksum verified." in c for c in captions)  # country
     assert computed == [len(sample.base)]  # generic only
     right = charts(at)[1]
     xs = np.sort(np.concatenate([_numbers(trace["x"]) for trace in right["data"]

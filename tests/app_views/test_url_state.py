@@ -42,6 +42,18 @@ def test_the_maps_part_of_the_url_round_trips_and_leaves_defaults_out():
     assert map_query(MapState()) == {}  # regions on is the default
 
 
+def test_the_projection_choice_round_trips_through_the_url_and_a_bad_one_is_reported():
+    from app_views.url_state import MapState, map_query, parse_map_query
+    from explore.maps import Projector
+
+    query = map_query(MapState(left="generic", projector=Projector.UMAP))
+    assert query == {"left": "generic", "proj": "umap"}
+    assert parse_map_query(query).projector is Projector.UMAP and parse_map_query(query).problems == []
+    assert "proj" not in map_query(MapState(projector=Projector.TSNE))  # the default is left out
+    bad = parse_map_query({"proj": "pca"})
+    assert bad.projector is Projector.TSNE and len(bad.problems) == 1 and "proj='pca'" in bad.problems[0]
+
+
 def test_a_bad_regions_value_is_reported_and_regions_stay_on():
     from app_views.url_state import parse_map_query
 
