@@ -529,14 +529,33 @@ def _city_countries() -> dict[str, list[tuple[int, str]]]:
     return unambiguous
 
 
+# Where a lead's "was a/an ..." stops listing what the person was ("... who founded", "... regarded as").
+ITEM_TAIL = re.compile(r"\s+(?:of|in|from|during|at|for|with)\s+")
+PREDICATE_END = re.compile(r"\s+(?:who|whose|which|that|known|best|widely|regarded|considered)\b")
+
+
 def lead_occupations(lead: str) -> list[str]:
     """The occupations a polymath's lead lists ('an Italian polymath ... active as a painter, engineer,
     and architect'); each item must be a known occupation of at most three words."""
     match = POLYMATH_LIST.search(first_sentence(lead))
+    return _listed_occupations(match.group(1)) if match else []
+
+
+def lead_predicate_occupations(lead: str) -> list[str]:
+    """The occupations the first sentence's 'was a/an ...' lists, up to 'who' and the like ('was an English
+    social reformer, statistician and the founder of modern nursing' → activist, mathematician); each item
+    must be a known occupation of at most three words, so 'the founder of modern nursing' gives nothing."""
+    match = LEAD_PREDICATE.search(first_sentence(lead))
     if not match:
         return []
+    # Each item's head, as in a description: "a German composer of the Baroque period" → "German composer".
+    return _listed_occupations(" , ".join(ITEM_TAIL.split(part)[0] for part in
+                                          PARTS.split(PREDICATE_END.split(match.group(1))[0])))
+
+
+def _listed_occupations(listing: str) -> list[str]:
     found: list[str] = []
-    for part in PARTS.split(match.group(1)):
+    for part in PARTS.split(listing):
         words = _words(re.sub(r"^\s*and\s+", "", part))
         if 0 < len(words) <= 3:
             found.extend(_head_labels(words, lexicon().occupations) or ())
@@ -544,13 +563,17 @@ def lead_occupations(lead: str) -> list[str]:
 
 
 def person_aspects_with_lead(description: str, lead: str) -> dict[str, list[str]]:
-    """A person's labels from the description; the lead adds a country where it names none and replaces
-    'polymath' by the occupations it lists."""
+    """A person's labels from the description; the lead adds a country or occupations where it names none
+    and replaces 'polymath' by the occupations it lists."""
     aspects = person_aspects(description)
     if lead and not aspects.get("country"):
         countries = lead_nationality(lead)
         if countries:
             aspects["country"] = countries
+    if lead and not aspects.get("occupation"):
+        listed = lead_predicate_occupations(lead)
+        if listed:
+            aspects["occupation"] = listed
     if lead and re.search(r"\bpolymath\b", description, re.I):
         listed = lead_occupations(lead)
         if listed:

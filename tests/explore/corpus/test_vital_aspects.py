@@ -320,6 +320,36 @@ def test_a_polymath_takes_the_occupations_the_lead_lists():
         "scientist"]
 
 
+def test_the_lead_gives_occupations_only_where_the_description_names_none():
+    lead = ("X was an English social reformer, statistician and the founder of modern nursing. X came to prominence "
+            "while serving as a manager of nurses.")
+    assert aspects_for("X", "English founder of modern nursing (1820–1910)", "People", lead)["occupation"] == [
+        "activist", "mathematician"]
+    # The list stops at "who": what the person did is not what they were.
+    assert aspects_for("X", "Founder of a faith (1817–1892)", "People",
+                       "X was an Iranian religious leader who founded a poet's circle.")["occupation"] == [
+        "religious leader"]
+    # A description with an occupation keeps its own; a relation names none.
+    assert aspects_for("X", "English novelist (1775–1817)", "People",
+                       "X was an English poet.")["occupation"] == ["novelist"]
+    assert "occupation" not in aspects_for("X", "Wife of Y (554–619)", "People", "X was the first wife of Y.")
+    assert aspects_for("X", "Turco-Mongol conqueror (1320s–1405)", "People", "")["occupation"] == ["military officer"]
+
+
+def test_the_lead_occupations_of_the_fixture_people_are_theirs():
+    """Checked beyond vital: on the fixture corpus' people, every occupation the lead rule reads is one of the
+    article's own (normalized by the same table), and it reads one for each."""
+    from explore.corpus.vital_aspects import _head_labels, _words, lead_predicate_occupations, lexicon
+    from tests.fixture_corpora import ARTICLES
+
+    people = [a for a in ARTICLES if a.aspects.get("occupation")]
+    for article in people:
+        own = {label for o in article.aspects["occupation"]
+               for label in _head_labels(_words(o), lexicon().occupations) or ()}
+        read = lead_predicate_occupations(article.text)
+        assert read and set(read) <= own, (article.title, read, own)
+
+
 @pytest.mark.parametrize("description, expected", [
     ("Ancient Greek poet", {"country": ["Greece"], "occupation": ["poet"]}),
     ("Semi-legendary Chinese philosopher, founder of Taoism", {"country": ["China"], "occupation": ["philosopher"]}),
