@@ -8,6 +8,7 @@ assets/aspects/vital_top_sample.json, scored on the built corpus, inferred topic
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,8 @@ SAMPLE_PATH = ASSETS_DIR / "aspects" / "vital_aspect_sample.json"
 # The articles readers try first: the vital list's top levels carry no topic ("Uncategorized").
 TOP_SAMPLE_PATH = ASSETS_DIR / "aspects" / "vital_top_sample.json"
 TOP_SAMPLE_SEED = 3030
+# Famous untopical articles held aside from tuning: their coverage says whether a change generalises.
+TOP_CHECK_PATH = ASSETS_DIR / "aspects" / "vital_top_check.json"
 TOP_SAMPLE_SIZE = 100
 GROUPS = {"people": PEOPLE_TOPIC, "places": PLACES_TOPIC}
 SAMPLE_KIND = {"people": "person", "places": "place"}
@@ -150,10 +153,31 @@ def untopical_people_coverage(corpus, aspect: str) -> float:
     return sum(1 for a in people if a.has_aspect(aspect)) / len(people) if people else 0.0
 
 
+def top_check_coverage(corpus, check_path: Path = TOP_CHECK_PATH) -> dict[str, tuple[int, int, int]]:
+    """On the held-aside famous articles: per check (topic on all; country and occupation on the people drawn as
+    people) the items that had a label when drawn, that have one now, and how many items there are."""
+    check = json.loads(check_path.read_text(encoding="utf-8"))
+    counts = {}
+    for aspect, stratum in (("topic", None), ("country", "person"), ("occupation", "person")):
+        items = [item for item in check["items"] if stratum is None or item["stratum"] == stratum]
+        counts[aspect] = (sum(1 for item in items if item["labels_before"].get(aspect)),
+                          sum(1 for item in items if corpus.find(item["title"]).has_aspect(aspect)), len(items))
+    return counts
+
+
+COVERAGE_STEPS = (0.90, 0.95)
+
+
 def held_out_curves(corpus) -> dict[str, list[tuple[float, float, float]]]:
     """(threshold, coverage, precision) of the held-out predictions of each classifier the vital build fits:
-    the topic, and a person's country and occupation (refitted on `corpus`'s own labels, ~20 s)."""
-    from explore.corpus.inferred_labels import AspectClassifier, VoteClassifier, precision_coverage_curve
+    the topic, and a person's country and occupation (refitted on `corpus`'s own labels, ~20 s); then, for each of
+    `COVERAGE_STEPS`, (nan, that coverage, the precision of the surest predictions that many)."""
+    from explore.corpus.inferred_labels import (
+        AspectClassifier,
+        VoteClassifier,
+        precision_at_coverage,
+        precision_coverage_curve,
+    )
     from explore.corpus.vital import PERSON_INFERRED_ASPECTS, is_person, shipped_generic_embeddings
 
     embeddings = shipped_generic_embeddings(corpus)
@@ -163,6 +187,7 @@ def held_out_curves(corpus) -> dict[str, list[tuple[float, float, float]]]:
     for aspect, classifier in classifiers.items():
         classifier.fit(corpus, embeddings)
         curves[aspect] = precision_coverage_curve(classifier) + [
+            (float("nan"), step, precision_at_coverage(classifier, step)) for step in COVERAGE_STEPS] + [
             (classifier.threshold_, classifier.held_out_coverage_, classifier.held_out_precision_)]
     return curves
 
@@ -170,8 +195,9 @@ def held_out_curves(corpus) -> dict[str, list[tuple[float, float, float]]]:
 def curves_markdown(curves: dict[str, list[tuple[float, float, float]]]) -> str:
     """The held-out curves as a Markdown table: coverage / precision per threshold; the last column is the
     calibrated operating point."""
-    lines = ["| aspect | " + " | ".join(f"≥ {t:.2f}" for t, _, _ in next(iter(curves.values()))[:-1])
-             + " | calibrated |", "| --- " * (len(next(iter(curves.values()))) + 1) + "|"]
+    columns = [f"surest {100 * c:.0f}%" if math.isnan(t) else f"≥ {t:.2f}" for t, c, _ in next(iter(curves.values()))[:-1]]
+    lines = ["| aspect | " + " | ".join(columns) + " | calibrated |",
+             "| --- " * (len(next(iter(curves.values()))) + 1) + "|"]
     for aspect, curve in curves.items():
         cells = [f"{_percent(c)} / {_percent(p)}" for _, c, p in curve]
         cells[-1] = f"≥ {curve[-1][0]:.3f}: " + cells[-1]
@@ -194,5 +220,7 @@ if __name__ == "__main__":
           f"{100 * untopical_people_coverage(vital, 'occupation'):.1f}% an occupation. Judged sample "
           f"({TOP_SAMPLE_PATH.name}):\n")
     print(report_markdown(top_sample_report(vital), precision_all=True))
+    print(f"\nFamous articles held aside from tuning ({TOP_CHECK_PATH.name}), labelled when drawn → now: "
+          + "; ".join(f"{aspect} {before} → {now} of {n}" for aspect, (before, now, n) in top_check_coverage(vital).items()))
     print("\nHeld-out labelled articles (people for country and occupation), coverage / precision:\n")
     print(curves_markdown(held_out_curves(vital)))

@@ -274,6 +274,14 @@ def precision_coverage_curve(classifier: AspectClassifier | VoteClassifier,
     return curve
 
 
+def precision_at_coverage(classifier: AspectClassifier | VoteClassifier, coverage: float) -> float:
+    """Precision of a fitted classifier's surest `coverage` share of its held-out predictions: what keeping that
+    many would cost (the curve read the other way round)."""
+    order = np.argsort(-classifier.held_out_confidence_, kind="stable")
+    kept = order[:max(1, round(coverage * len(order)))]
+    return float(classifier.held_out_correct_[kept].mean())
+
+
 Classifier = AspectClassifier | VoteClassifier
 
 

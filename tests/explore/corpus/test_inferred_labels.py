@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from explore.corpus.inferred_labels import (AspectClassifier, VoteClassifier, calibrate, label_votes,
-                                            precision_coverage_curve, with_inferred_labels)
+                                            precision_at_coverage, precision_coverage_curve, with_inferred_labels)
 from explore.corpus.model import Article, Corpus, Provenance
 
 
@@ -100,6 +100,15 @@ def test_vote_classifier_is_reproducible_and_calibrated():
     assert first.infer(corpus, embeddings) == second.infer(corpus, embeddings)
     curve = precision_coverage_curve(first, thresholds=(0.0, 2.0))
     assert curve[0][1] == 1.0 and curve[1] == (2.0, 0.0, 1.0)  # a threshold above every confidence keeps none
+
+
+def test_precision_at_coverage_keeps_the_surest_share():
+    fitted = VoteClassifier("country")
+    fitted.held_out_confidence_ = np.array([0.9, 0.2, 0.8, 0.5])
+    fitted.held_out_correct_ = np.array([True, False, True, False])
+    assert precision_at_coverage(fitted, 0.5) == 1.0  # 0.9 and 0.8
+    assert precision_at_coverage(fitted, 0.75) == pytest.approx(2 / 3)
+    assert precision_at_coverage(fitted, 1.0) == 0.5
 
 
 def test_votes_count_neighbours_and_links_both_ways_but_never_the_article_itself():

@@ -7,10 +7,13 @@ import pytest
 
 from explore.corpus.aspect_quality import (
     SAMPLE_PATH,
+    TOP_CHECK_PATH,
     TOP_SAMPLE_PATH,
     aspect_quality_report,
+    curves_markdown,
     report_markdown,
     sample_labels,
+    top_check_coverage,
     top_sample_draw,
     top_sample_report,
     vital_records,
@@ -82,6 +85,24 @@ def test_top_sample_report_reads_the_verdicts(shipped_vital):
     assert report["topic"].judged["all"] == sum(1 for item in TOP_SAMPLE["items"]
                                                 if item["verdicts"]["topic"] in ("correct", "wrong"))
     assert "precision all" in report_markdown(list(report.values()), precision_all=True)
+
+
+def test_the_held_aside_check_is_untopical_and_apart_from_what_was_tuned_on(shipped_vital):
+    check = json.loads(TOP_CHECK_PATH.read_text(encoding="utf-8"))
+    titles = [item["title"] for item in check["items"]]
+    tuned = {item["title"] for item in TOP_SAMPLE["items"]} | set(check["named_seeds"])
+    assert len(set(titles)) == 30 and not tuned & set(titles)
+    assert all(not shipped_vital.find(title).labels("topic") for title in titles)
+    counts = top_check_coverage(shipped_vital)
+    assert counts["topic"][2] == 30 and counts["country"][2] == counts["occupation"][2] == 15
+    assert all(0 <= before <= n and 0 <= now <= n for before, now, n in counts.values())
+
+
+def test_curves_name_the_coverage_steps_and_the_calibrated_point():
+    curves = {"topic": [(0.5, 0.98, 0.93), (float("nan"), 0.95, 0.94), (0.89, 0.87, 0.97)]}
+    table = curves_markdown(curves)
+    assert "| aspect | ≥ 0.50 | surest 95% | calibrated |" in table
+    assert "| topic | 98.0% / 93.0% | 95.0% / 94.0% | ≥ 0.890: 87.0% / 97.0% |" in table
 
 
 @pytest.mark.parametrize("sample", [SAMPLE, TOP_SAMPLE], ids=["vital", "top"])
