@@ -115,10 +115,11 @@ def _title_search(corpus: Corpus, prompt: str = SEARCH_LABEL) -> None:
 def trail_bar(corpus: Corpus) -> None:
     """The seeds visited, like a browser's history: back and forward, and one crumb per seed (click
     one to go there; the current one in bold). Crumbs after the current seed stay, greyed and in
-    italics, until a new seed replaces them. Nothing before a second seed."""
+    italics, until a new seed replaces them. Drawn from the first seed on (back and forward greyed), so
+    that a click never adds a new kind of control: the page keeps its layout and nothing has to load."""
     view = explore_view()
     trail = view.trail
-    if len(trail.seeds) < 2:
+    if not trail.seeds:
         return
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.button("Back", key="back", icon=":material/arrow_back:", on_click=view.back, disabled=trail.position < 1)

@@ -44,6 +44,23 @@ class UnknownCodeError(StudySessionError):
     pass
 
 
+@dataclass(frozen=True)
+class SaveWords:
+    """What a participant reads when a page they submitted could not be saved (`Session._save`)."""
+
+    what: str  # for the store's errors and the log: "an answer", "questionnaire answers"
+    already_saved: str
+    not_saved: str
+    kept: str
+    button: str
+
+
+ANSWER_WORDS = SaveWords("an answer", "This task is already answered; moving on to the next one.",
+                         "Your answer was not saved:", "Your ranking is still here;", "Save and continue")
+QUESTIONNAIRE_WORDS = SaveWords("questionnaire answers", "This page is already answered; moving on.",
+                                "Your answers were not saved:", "They are still here;", "Continue")
+
+
 class AlreadyAnsweredError(StudySessionError):
     pass
 
@@ -314,19 +331,7 @@ class ParticipantFlow:
                 participant.finished_at = utcnow()
             return Progress(answered, total, Outcome(participant.outcome) if participant.outcome else None)
 
-        try:
-            return self.store.write(record, "an answer")
-        except IntegrityError:
-            # Two devices submitted the same task at once: the first one won.
-            raise AlreadyAnsweredError("This task is already answered; moving on to the next one.") from None
-        except StoreBusyError:
-            raise StudyBusyError("Your answer was not saved: the study database is busy right now. Your ranking "
-                                 "is still here; please press “Save and continue” again.") from None
-        except StorageError as exc:
-            log.warning("An answer was not saved: %s", exc)
-            raise StudyBusyError("Your answer was not saved: the server cannot write right now (its disk is full "
-                                 "or read-only). Your ranking is still here; please tell the researcher, then press "
-                                 "“Save and continue” again.") from None
+        return self._save(record, ANSWER_WORDS)
 
 
     def _pending_page(self, session, participant: ParticipantRow) -> str | None:
@@ -418,17 +423,24 @@ class ParticipantFlow:
             return Progress(answered, len(self.study.tasks),
                             Outcome(participant.outcome) if participant.outcome else None)
 
+        return self._save(record, QUESTIONNAIRE_WORDS)
+
+    def _save(self, record, words: "SaveWords"):
+        """Run `record` in one store write; a failure becomes the participant's message in `words`, and what
+        they typed stays on their screen."""
         try:
-            return self.store.write(record, "questionnaire answers")
+            return self.store.write(record, words.what)
         except IntegrityError:
-            raise AlreadyAnsweredError("This page is already answered; moving on.") from None
+            # Two devices submitted the same page at once: the first one won.
+            raise AlreadyAnsweredError(words.already_saved) from None
         except StoreBusyError:
-            raise StudyBusyError("Your answers were not saved: the study database is busy right now. They are still "
-                                 "here; please press “Continue” again.") from None
+            raise StudyBusyError(f"{words.not_saved} the study database is busy right now. {words.kept} "
+                                 f"please press “{words.button}” again.") from None
         except StorageError as exc:
-            log.warning("Questionnaire answers were not saved: %s", exc)
-            raise StudyBusyError("Your answers were not saved: the server cannot write right now. They are still "
-                                 "here; please tell the researcher, then press “Continue” again.") from None
+            log.warning("Could not save %s: %s", words.what, exc)
+            raise StudyBusyError(f"{words.not_saved} the server cannot write right now (its disk is full or "
+                                 f"read-only). {words.kept} please tell the researcher, then press "
+                                 f"“{words.button}” again.") from None
 
     def _questionnaire_row(self, session, participant_id: int, page: str) -> QuestionnaireRow:
         row = session.scalars(select(QuestionnaireRow).where(QuestionnaireRow.participant_id == participant_id,

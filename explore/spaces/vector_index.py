@@ -13,6 +13,7 @@ to exact search (hnswlib cannot return more than it visits).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import threading
@@ -131,10 +132,26 @@ def exact_query(embeddings: np.ndarray, vector: np.ndarray, k: int) -> tuple[np.
 
 
 def all_scores(embeddings: np.ndarray, vector: np.ndarray) -> np.ndarray:
-    """The cosine of `vector` with every row (rows of norm 1): one BLAS matrix-vector product. For 10k x 384 on an
-    idle 2-core machine it takes 0.3 ms, half of single-threaded einsum's; with both cores busy it fell to 2.6 ms
-    against einsum's 1.4, but an idle server is the common case."""
-    return embeddings @ np.asarray(vector, dtype=np.float32)
+    """The cosine of `vector` with every row (rows of norm 1): one BLAS matrix-vector product on one thread.
+
+    One vector's product is bound by memory, not arithmetic: a second BLAS thread does not make it faster, and
+    it spins after each product, taking its core from the server's other threads. On the 2-core machine with
+    other work running, a 10k x 384 product took 6.5 ms with OpenBLAS's two threads and 1.9 ms with one; a whole
+    Explore seed change 90 ms of server time against 45 (benchmarks/NOTES.md, "One BLAS thread")."""
+    vector = np.asarray(vector, dtype=np.float32)
+    with _ONE_THREAD_LOCK, _blas_threads().limit(limits=1, user_api="blas"):
+        return embeddings @ vector
+
+
+_ONE_THREAD_LOCK = threading.Lock()  # the limit is process-wide: one product at a time sets and restores it
+
+
+@functools.cache
+def _blas_threads():
+    """The process's BLAS thread pools (found once: finding them walks the loaded libraries)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 def top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:

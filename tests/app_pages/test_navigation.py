@@ -104,3 +104,11 @@ def test_hostile_titles_and_queries_stay_text_in_the_search_and_the_trail(app, h
     assert at.subheader[0].value and live_in_app(at) == []
     at.text_input(key="seed_picker").input(f"![x]({EVIL}/q.png) <b>q</b>").run()
     assert at.button(key="suggestion-as-text") and live_in_app(at) == []
+
+
+def test_the_trail_is_there_from_the_first_seed_with_back_and_forward_greyed(app):
+    # A first click then adds no new kind of control to the page (nothing to load, the layout keeps its place).
+    at = app(seed="Person 7")
+    assert crumbs(at) == ["**:primary[Person 7]**"]
+    assert at.button(key="back").disabled and at.button(key="forward").disabled
+    assert crumbs(app()) == []  # no seed, no trail

@@ -81,16 +81,8 @@ def _build_wikidata(args) -> int:
     )
     print(f"Building {name!r} from recipe {recipe.name!r}: class {recipe.class_qid}, "
           f"up to {recipe.limit} articles + {recipe.noise} noise ({settings.endpoint}, {settings.api_for(recipe)})")
-    try:
-        corpus, summary = build_wikidata_corpus(recipe, settings)
-    except FetchError as exc:  # only validated answers were cached: nothing fetched so far is lost
-        raise FetchError(f"{exc} Answers fetched before the failure are cached; "
-                         "rerun the same command to resume.") from exc
-    path = store_corpus(corpus)
-    for line in summary.lines():
-        print(line)
-    print(f"Stored {len(corpus)} articles as {name!r} -> {path}")
-    return 0
+    return _fetch_and_store(lambda: build_wikidata_corpus(recipe, settings), name,
+                            "Answers fetched before the failure are cached; rerun the same command to resume.")
 
 
 def _label(args) -> int:
@@ -108,15 +100,22 @@ def _label(args) -> int:
     aspects = ", ".join(f"{pid} -> {name}" for pid, name in recipe.aspects.items())
     print(f"Labelling {corpus.name!r} ({len(corpus)} articles) with recipe {recipe.name!r}: {aspects} "
           f"({settings.endpoint}, {settings.items_per_query} items per query)")
+    return _fetch_and_store(lambda: label_corpus(corpus, recipe, settings, output), output,
+                            "Nothing was stored; answers fetched before the failure are cached: rerun the same "
+                            "command to resume.")
+
+
+def _fetch_and_store(fetch, name: str, on_failure: str) -> int:
+    """Run a fetching step that returns (corpus, summary), store the corpus and print its summary. Only
+    validated answers are cached, so a failed fetch loses nothing: `on_failure` says how to resume."""
     try:
-        labelled, summary = label_corpus(corpus, recipe, settings, output)
-    except FetchError as exc:  # only validated answers were cached: nothing fetched so far is lost
-        raise FetchError(f"{exc} Nothing was stored; answers fetched before the failure are cached: "
-                         "rerun the same command to resume.") from exc
-    path = store_corpus(labelled)
+        corpus, summary = fetch()
+    except FetchError as exc:
+        raise FetchError(f"{exc} {on_failure}") from exc
+    path = store_corpus(corpus)
     for line in summary.lines():
         print(line)
-    print(f"Stored {len(labelled)} articles as {output!r} -> {path}")
+    print(f"Stored {len(corpus)} articles as {name!r} -> {path}")
     return 0
 
 

@@ -50,3 +50,30 @@ def test_the_search_plan_grows_with_the_corpus():
     assert large.m >= mid.m and large.ef_construction >= mid.ef_construction and large.ef_search >= mid.ef_search
     assert mid.file_tag != large.file_tag  # an index of one plan is never loaded as the other
     assert SearchPlan.for_rows(10).as_dict() == {"method": "exact"}
+
+
+def test_scores_use_one_blas_thread_and_leave_the_pool_as_it_was():
+    from threadpoolctl import threadpool_info
+
+    import explore.spaces.vector_index as vector_index
+
+    def blas_threads():
+        return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+    data, query = _unit(3000, 64), _unit(1, 64, seed=2)[0]
+    before = blas_threads()
+    seen = []
+    product = vector_index._blas_threads()
+
+    class Recording:  # the pool size at the moment of the product, asked from inside the limit
+        def __matmul__(self, vector):
+            seen.append(blas_threads())
+            return data @ vector
+
+    with product.limit(limits=2, user_api="blas"):  # a pool larger than one, whatever the machine has
+        outer = blas_threads()
+        vector_index.all_scores(Recording(), query)
+        assert blas_threads() == outer
+    assert seen and all(n == 1 for n in seen[0])
+    assert blas_threads() == before
+    np.testing.assert_allclose(vector_index.all_scores(data, query), data @ query, rtol=1e-6)
