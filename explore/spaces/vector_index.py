@@ -26,6 +26,7 @@ from explore.atomic_files import file_written_atomically
 log = logging.getLogger(__name__)
 
 EXACT_BELOW = 50_000  # rows; below it exact search is a few ms a query and nothing to build
+SCORE_BLOCK = 65_536  # rows cast to float32 at a time when scoring a memory-mapped fp16 space
 EXACT_ABOVE = 256  # k beyond this (or beyond half the corpus) uses exact search
 
 
@@ -134,7 +135,12 @@ def all_scores(embeddings: np.ndarray, vector: np.ndarray) -> np.ndarray:
     """The cosine of `vector` with every row (rows of norm 1): one BLAS matrix-vector product. For 10k x 384 on an
     idle 2-core machine it takes 0.3 ms, half of single-threaded einsum's; with both cores busy it fell to 2.6 ms
     against einsum's 1.4, but an idle server is the common case."""
-    return embeddings @ np.asarray(vector, dtype=np.float32)
+    vector = np.asarray(vector, dtype=np.float32)
+    if embeddings.dtype == np.float32:
+        return embeddings @ vector
+    # memory-mapped fp16 (a large space): cast a block at a time, never the whole matrix
+    return np.concatenate([np.asarray(embeddings[start:start + SCORE_BLOCK], dtype=np.float32) @ vector
+                           for start in range(0, len(embeddings), SCORE_BLOCK)] or [np.zeros(0, np.float32)])
 
 
 def top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
