@@ -188,6 +188,8 @@ class PrefixTitleSearch:
             low, high = self._tails.prefix_range(word)
             for key in self._tail_key[low:high].tolist():
                 scores[key] = max(scores.get(key, 0.0), 100.0 * WORD_START_WEIGHT)
+            whole_low, whole_high = self._tails.word_range(word)
+            scores.update(dict.fromkeys(self._tail_key[whole_low:whole_high].tolist(), 100.0))
             if len(word) >= MIN_TYPO_WORD:
                 first_low, first_high = self._vocabulary.prefix_range(word[0])
                 choices = self._vocabulary.array[first_low:first_high].to_pylist()
