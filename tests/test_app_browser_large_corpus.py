@@ -32,7 +32,10 @@ def large(tmp_path_factory):
 
             make_million_corpus(200_000, name)
         finally:
-            os.environ["ASPECTNAV_HOME"] = previous or ""
+            if previous is None:
+                del os.environ["ASPECTNAV_HOME"]
+            else:
+                os.environ["ASPECTNAV_HOME"] = previous
     from explore.corpus.columnar_store import load_columnar
 
     rows = len(load_columnar(home / "corpora" / name))
