@@ -146,7 +146,7 @@ class Neighbourhood:
         """Rows and scores of the k best articles for the article at `seed_row` (itself excluded),
         among `pool` (sorted rows; None = the whole corpus). What `neighbours` serves, as rows."""
         mix = self.resolve(query)
-        vectors = {name: self.spaces[name].embeddings_[seed_row] for name in mix if name != LINKS_COMPONENT}
+        vectors = {name: self.spaces[name].vector(seed_row) for name in mix if name != LINKS_COMPONENT}
         linked = self.linked_rows(self.corpus.articles[seed_row]) if LINKS_COMPONENT in mix else ()
         return ranked_rows(self.spaces, mix, vectors, k, exclude=seed_row, pool=pool, linked=linked)
 
@@ -168,7 +168,7 @@ class Neighbourhood:
     def space_vector(self, seed: "str | Article | None", name: str, text: str | None = None) -> np.ndarray:
         """The vector a seed article (or, without one, the free `text`) has in the space called `name`."""
         if seed is not None:
-            return self.spaces[name].embeddings_[self.corpus.position[self.resolve_seed(seed).id]]
+            return self.spaces[name].vector(self.corpus.position[self.resolve_seed(seed).id])
         if text is None or not str(text).strip():
             raise InvalidQueryError("Empty query: type a sentence or pick an article.")
         return self._encode_text(str(text).strip(), [name])[name]
@@ -214,7 +214,17 @@ class Neighbourhood:
         return [self._neighbour(i, None, article) for i in self.links_of(article).ids[:k]]
 
     def _served_links(self, article_id: str) -> SeedLinks:
-        return seed_links(self.corpus, self.corpus[article_id], self.generic_similarities(self.corpus[article_id]))
+        article = self.corpus[article_id]
+        generic = self._generic_space()
+        if generic is None or self.corpus.provenance.links == "mentions":
+            return seed_links(self.corpus, article, self.generic_similarities(article))
+        # hyperlinks are only ordered: their own rows' cosines are all it takes (a pass over every row of a
+        # million-article space costs more than the rest of a seed change)
+        similarities = np.zeros(len(self.corpus), dtype=np.float32)
+        rows = np.array([self.corpus.position[i] for i in dict.fromkeys(article.links) if i in self.corpus],
+                        dtype=np.int64)
+        similarities[rows] = generic.similarities(generic.vector(self.corpus.position[article_id]), rows)
+        return seed_links(self.corpus, article, similarities)
 
     def generic_similarities(self, seed: "str | Article") -> np.ndarray | None:
         """Cosine of every article to `seed` in the generic space (None without one): how unrelated an
@@ -222,7 +232,7 @@ class Neighbourhood:
         generic = self._generic_space()
         if generic is None:
             return None
-        return generic.similarities_to_all(generic.embeddings_[self.corpus.position[self.resolve_seed(seed).id]])
+        return generic.similarities_to_all(generic.vector(self.corpus.position[self.resolve_seed(seed).id]))
 
     def _generic_space(self) -> Space | None:
         return next((space for space in self.spaces.values() if space.kind == Kind.GENERIC.value), None)

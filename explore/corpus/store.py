@@ -20,7 +20,7 @@ ARTICLES_FILE = "articles.parquet"
 CARD_FILE = "corpus.json"
 _CARD_KEYS = frozenset({"format_version", "name", "provenance", "content_hash", "articles_sha256", "stats"})
 
-_SCHEMA = pa.schema(
+SCHEMA = pa.schema(
     [
         ("id", pa.string()),
         ("title", pa.string()),
@@ -40,20 +40,7 @@ def save_corpus(corpus: Corpus, directory: Path) -> Path:
     directory = Path(directory)
     staging = staging_directory_for(directory)
     try:
-        table = pa.table(
-            {
-                "id": [a.id for a in corpus],
-                "title": [a.title for a in corpus],
-                "text": [a.text for a in corpus],
-                "description": [a.description for a in corpus],
-                "url": [a.url for a in corpus],
-                "links": [list(a.links) for a in corpus],
-                "aspects": [json.dumps({k: list(v) for k, v in a.aspects.items()}) for a in corpus],
-                "aliases": [list(a.aliases) for a in corpus],
-                "inferred": [json.dumps({k: list(v) for k, v in a.inferred.items()}) for a in corpus],
-            },
-            schema=_SCHEMA,
-        )
+        table = pa.table(article_columns(list(corpus)), schema=SCHEMA)
         pq.write_table(table, staging / ARTICLES_FILE)
         card = sealed({
             "format_version": FORMAT_VERSION,
@@ -74,6 +61,10 @@ def load_corpus(directory: Path) -> Corpus:
     """Read a corpus written by `save_corpus`. The card's own checksum, the file's checksum and the content hash
     must all match: a flipped byte would otherwise load as a renamed corpus or changed text, encoded into every space."""
     directory = Path(directory)
+    from explore.corpus.columnar_store import ARTICLES_ARROW, load_columnar  # it builds on this module
+
+    if (directory / ARTICLES_ARROW).exists():  # a large corpus: memory-mapped, read row by row
+        return load_columnar(directory)
     try:
         card = json.loads((directory / CARD_FILE).read_text())
         data = (directory / ARTICLES_FILE).read_bytes()
@@ -103,20 +94,41 @@ def _corpus_from(card: dict, table: dict[str, list]) -> Corpus:
     aliases = table.get("aliases") or [()] * len(table["id"])
     inferred_column = table.get("inferred") or ["{}"] * len(table["id"])  # stores written before it existed
     articles = [
-        Article(
-            id=id_,
-            title=title,
-            text=text,
-            description=description,
-            url=url,
-            links=tuple(links),
-            aspects={k: tuple(v) for k, v in json.loads(aspects).items()},
-            aliases=tuple(names or ()),
-            inferred={k: tuple(v) for k, v in json.loads(inferred).items()},
-        )
+        article_from_row(id_, title, text, description, url, links, aspects, names, inferred)
         for id_, title, text, description, url, links, aspects, names, inferred in zip(
             table["id"], table["title"], table["text"], table["description"],
             table["url"], table["links"], table["aspects"], aliases, inferred_column,
         )
     ]
     return Corpus(name=card["name"], articles=articles, provenance=Provenance(**card["provenance"]))
+
+
+def article_from_row(id_: str, title: str, text: str, description: str, url: str, links, aspects: str,
+                     aliases, inferred: str | None) -> Article:
+    """One stored row as an Article: the one reading of the stored columns, in memory or memory-mapped."""
+    return Article(
+        id=id_,
+        title=title,
+        text=text,
+        description=description,
+        url=url,
+        links=tuple(links or ()),
+        aspects={k: tuple(v) for k, v in json.loads(aspects).items()},
+        aliases=tuple(aliases or ()),
+        inferred={k: tuple(v) for k, v in json.loads(inferred or "{}").items()},
+    )
+
+
+def article_columns(articles: list[Article]) -> dict[str, list]:
+    """Articles as the stored columns (`SCHEMA`), for a whole corpus or one batch of a large one."""
+    return {
+        "id": [a.id for a in articles],
+        "title": [a.title for a in articles],
+        "text": [a.text for a in articles],
+        "description": [a.description for a in articles],
+        "url": [a.url for a in articles],
+        "links": [list(a.links) for a in articles],
+        "aspects": [json.dumps({k: list(v) for k, v in a.aspects.items()}) for a in articles],
+        "aliases": [list(a.aliases) for a in articles],
+        "inferred": [json.dumps({k: list(v) for k, v in a.inferred.items()}) for a in articles],
+    }

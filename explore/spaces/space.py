@@ -67,7 +67,9 @@ class Space:
     def _set_state(self, embeddings: np.ndarray, corpus_name: str, corpus_hash: str, encoder_fingerprint: str,
                    precision: str, created: str, encode_seconds: float, text_recipe: str,
                    backend: str = "torch") -> "Space":
-        self.embeddings_ = np.ascontiguousarray(embeddings, dtype=np.float32)
+        # a large space's vectors stay memory-mapped as stored (explore/spaces/store.py); rows are cast when read
+        self.embeddings_ = embeddings if isinstance(embeddings, np.memmap) else \
+            np.ascontiguousarray(embeddings, dtype=np.float32)
         self.corpus_name_ = corpus_name
         self.corpus_hash_ = corpus_hash
         self.encoder_fingerprint_ = encoder_fingerprint
@@ -142,7 +144,11 @@ class Space:
 
     def similarities(self, vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Exact cosine of `vector` with the given rows."""
-        return self.embeddings_[rows] @ np.asarray(vector, dtype=np.float32)
+        return self.embeddings_[rows].astype(np.float32, copy=False) @ np.asarray(vector, dtype=np.float32)
+
+    def vector(self, row: int) -> np.ndarray:
+        """Row `row`'s vector as float32 (a memory-mapped space stores fp16)."""
+        return np.asarray(self.embeddings_[row], dtype=np.float32)
 
 
 def _compute_of(encoder) -> dict:

@@ -32,6 +32,9 @@ ENCODER_DIR = "encoder"  # a projection head copied in beside the manifest (ship
 TRAINING_RECORD_FILE = "training.json"  # written by the training module; travels with the space when saved elsewhere
 TRAINING_RECORD_KEY = "training_record"  # the sealed envelope's one key beside the checksum
 STORED_DTYPE = "float16"
+# From this many rows a space's vectors are memory-mapped instead of read into float32 (explore/spaces/space.py
+# casts the rows a query touches); below it, as before: exact search wants the whole float32 matrix.
+MEMORY_MAPPED_FROM = 200_000
 _MANIFEST_KEYS = frozenset({"format_version", "name", "kind", "aspects", "encoder", "encoder_fingerprint", "encoder_files",
                             "precision", "backend", "corpus", "corpus_hash", "text_recipe", "search", "embeddings",
                             "created", "encode_seconds"})
@@ -212,6 +215,8 @@ def load_space(directory: Path, corpus: Corpus, check_encoder: bool = True) -> S
 
 def _read_embeddings(directory: Path, entry: dict, rows: int) -> np.ndarray:
     path = directory / str(entry.get("file", EMBEDDINGS_FILE))
+    if rows >= MEMORY_MAPPED_FROM:
+        return _mapped_embeddings(path, entry, rows)
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -233,3 +238,21 @@ def _read_embeddings(directory: Path, entry: dict, rows: int) -> np.ndarray:
     # fp16 storage leaves norms at 1 +- 1e-3; renormalise so scores are exact cosines.
     embeddings /= np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
     return embeddings
+
+
+def _mapped_embeddings(path: Path, entry: dict, rows: int) -> np.ndarray:
+    """The stored fp16 vectors memory-mapped, as stored (norms 1 +- 1e-3, so scores are cosines to ~1e-3):
+    a million rows would otherwise cost 1.5 GB of float32 in every process. The sha256 is read through in
+    blocks, never the whole file at once."""
+    try:
+        if file_sha256(path) != entry.get("sha256"):
+            raise SpaceUnusable(f"{path.name} does not match its sha256 (damaged or edited)", stale=False)
+        stored = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError, EOFError) as exc:
+        raise SpaceUnusable(f"{path.name} unreadable ({exc})", stale=False) from exc
+    if stored.ndim != 2 or list(stored.shape) != list(entry.get("shape", [])) or str(stored.dtype) != entry.get("dtype"):
+        raise SpaceUnusable(f"{path.name} has shape {stored.shape} {stored.dtype}, manifest says "
+                            f"{entry.get('shape')} {entry.get('dtype')}", stale=False)
+    if stored.shape[0] != rows:
+        raise SpaceUnusable(f"{stored.shape[0]} rows for {rows} articles", stale=True)
+    return stored

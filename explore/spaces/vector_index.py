@@ -27,6 +27,7 @@ from explore.atomic_files import file_written_atomically
 log = logging.getLogger(__name__)
 
 EXACT_BELOW = 50_000  # rows; below it exact search is a few ms a query and nothing to build
+SCORE_BLOCK = 65_536  # rows cast to float32 at a time when scoring a memory-mapped fp16 space
 EXACT_ABOVE = 256  # k beyond this (or beyond half the corpus) uses exact search
 
 
@@ -137,10 +138,14 @@ def all_scores(embeddings: np.ndarray, vector: np.ndarray) -> np.ndarray:
     One vector's product is bound by memory, not arithmetic: a second BLAS thread does not make it faster, and
     it spins after each product, taking its core from the server's other threads. On the 2-core machine with
     other work running, a 10k x 384 product took 6.5 ms with OpenBLAS's two threads and 1.9 ms with one; a whole
-    Explore seed change 90 ms of server time against 45 (benchmarks/NOTES.md, "One BLAS thread")."""
+    Explore seed change 90 ms of server time against 45 (benchmarks/NOTES.md, "Reading speed")."""
     vector = np.asarray(vector, dtype=np.float32)
     with _ONE_THREAD_LOCK, _blas_threads().limit(limits=1, user_api="blas"):
-        return embeddings @ vector
+        if embeddings.dtype == np.float32:
+            return embeddings @ vector
+        # memory-mapped fp16 (a large space): cast a block at a time, never the whole matrix
+        return np.concatenate([np.asarray(embeddings[start:start + SCORE_BLOCK], dtype=np.float32) @ vector
+                               for start in range(0, len(embeddings), SCORE_BLOCK)] or [np.zeros(0, np.float32)])
 
 
 _ONE_THREAD_LOCK = threading.Lock()  # the limit is process-wide: one product at a time sets and restores it

@@ -1,0 +1,351 @@
+"""A corpus too large to hold as Python objects (a million articles): written once in batches, opened
+memory-mapped, and read an article at a time.
+
+Layout beside the usual sealed card (corpus.json): `articles.arrow` (Arrow IPC, the Parquet store's columns,
+batches of BATCH_ROWS rows, uncompressed so the page cache serves reads with no copy), `ids.npy` /
+`titles.npy` (each id's and title's 64-bit hash, sorted, beside its row: an id or a title finds its row with
+one binary search), `incoming.npy` (links into each row: the tie-break of title search) and the title
+index (explore/corpus/prefix_title_search.py). The card records every file's size and sha256 and the
+statistics a whole pass would give (label counts, coverage): opening reads neither the texts nor a hash of
+them, which is the point; `verify_columnar` reads everything when a check is wanted.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import asdict
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from explore.atomic_files import staging_directory_for, swap_directory_into_place
+from explore.corpus.model import Article, Corpus, Provenance, site_name
+from explore.corpus.prefix_title_search import FILES as TITLE_FILES
+from explore.corpus.prefix_title_search import PrefixTitleSearch, write_title_index
+from explore.corpus.store import CARD_FILE, SCHEMA, article_columns, article_from_row
+from explore.errors import AspectNavError, DamagedCorpusError
+from explore.json_seal import seal_problem, sealed
+from explore.spaces.vector_index import file_sha256
+
+FORMAT_VERSION = 1
+LAYOUT = "columnar"
+ARTICLES_ARROW = "articles.arrow"
+IDS_FILE, TITLES_FILE, INCOMING_FILE = "ids.npy", "titles.npy", "incoming.npy"
+BATCH_ROWS = 4096  # rows per Arrow batch: a row is found by division, and a card's read touches one batch
+_CARD_KEYS = frozenset({"format_version", "layout", "name", "provenance", "content_hash", "rows", "files", "stats",
+                        "label_counts", "from_wikipedia"})
+
+
+def string_hashes(texts: Iterable[str]) -> np.ndarray:
+    """64-bit hashes of strings (blake2b): the compact key of the id and title lookups."""
+    return np.fromiter((int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "little")
+                        for text in texts), dtype=np.uint64)
+
+
+def _sorted_lookup(hashes: np.ndarray) -> np.ndarray:
+    """(hash, row) pairs sorted by hash, as one structured array."""
+    order = np.argsort(hashes, kind="stable")
+    table = np.empty(len(hashes), dtype=[("hash", "<u8"), ("row", "<i8")])
+    table["hash"], table["row"] = hashes[order], order
+    return table
+
+
+class _Tally:
+    """What `Corpus.stats` and friends count, gathered batch by batch while writing."""
+
+    def __init__(self) -> None:
+        self.labels: dict[str, Counter] = {}
+        self.labelled: Counter = Counter()
+        self.links = 0
+        self.sites: set[str] = set()
+        self.content = hashlib.sha256()
+
+    def add(self, articles: list[Article]) -> None:
+        for article in articles:
+            self.links += len(article.links)
+            if article.url:
+                self.sites.add(site_name(article.url))
+            for name, labels in article.aspects.items():
+                counts = self.labels.setdefault(name, Counter())
+                counts.update(labels)
+                self.labelled[name] += bool(labels)
+            # Corpus.content_hash, a batch at a time (tests hold the two equal)
+            self.content.update(json.dumps([article.id, article.title, article.text]).encode() + b"\n")
+
+    def stats(self, name: str, rows: int, provenance: Provenance) -> dict:
+        aspects = {aspect: {"coverage": round(self.labelled[aspect] / rows, 4) if rows else 0.0,
+                            "articles": self.labelled[aspect], "labels": len(counts),
+                            "top": counts.most_common(10)} for aspect, counts in self.labels.items()}
+        return {"name": name, "articles": rows, "links": self.links, "link_kind": provenance.links,
+                "source": provenance.source, "aspects": aspects}
+
+
+def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Article]], directory: Path) -> Path:
+    """Write articles arriving in batches (memory: one batch plus the ids, titles and links of all) into
+    `directory`, replacing what was there only once all is written. Ids must be unique, as in `Corpus`."""
+    directory = Path(directory)
+    staging = staging_directory_for(directory)
+    tally, ids, titles, aliases, links = _Tally(), [], [], {}, []
+    seen: set[str] = set()
+    try:
+        with pa.OSFile(str(staging / ARTICLES_ARROW), "wb") as sink, pa.ipc.new_file(sink, SCHEMA) as writer:
+            pending: list[Article] = []
+            for batch in batches:
+                pending.extend(batch)
+                while len(pending) >= BATCH_ROWS:
+                    _write_batch(writer, pending[:BATCH_ROWS], tally, seen, name)
+                    del pending[:BATCH_ROWS]
+                    
+            if pending:
+                _write_batch(writer, pending, tally, seen, name)
+        for row_batch in _iter_batches(staging / ARTICLES_ARROW, ("id", "title", "aliases", "links")):
+            ids += row_batch["id"]
+            titles += row_batch["title"]
+            links += row_batch["links"]
+            aliases.update({len(ids) - len(row_batch["id"]) + i: names
+                            for i, names in enumerate(row_batch["aliases"]) if names})
+        position = {article_id: row for row, article_id in enumerate(ids)}
+        incoming = np.zeros(len(ids), dtype=np.int32)
+        for targets in links:
+            for target in set(targets or ()):
+                if target in position:
+                    incoming[position[target]] += 1
+        del links, position
+        np.save(staging / IDS_FILE, _sorted_lookup(string_hashes(ids)))
+        np.save(staging / TITLES_FILE, _sorted_lookup(string_hashes(titles)))
+        np.save(staging / INCOMING_FILE, incoming)
+        write_title_index(staging, titles, aliases)
+        files = [ARTICLES_ARROW, IDS_FILE, TITLES_FILE, INCOMING_FILE, *TITLE_FILES]
+        card = sealed({
+            "format_version": FORMAT_VERSION,
+            "layout": LAYOUT,
+            "name": name,
+            "provenance": asdict(provenance),
+            "content_hash": tally.content.hexdigest()[:16],
+            "rows": len(ids),
+            "files": {f: {"bytes": (staging / f).stat().st_size, "sha256": file_sha256(staging / f)} for f in files},
+            "stats": tally.stats(name, len(ids), provenance),
+            "label_counts": {aspect: dict(counts) for aspect, counts in tally.labels.items()},
+            "from_wikipedia": tally.sites == {"Wikipedia"},
+        })
+        (staging / CARD_FILE).write_text(json.dumps(card, indent=2, ensure_ascii=False))
+        swap_directory_into_place(staging, directory)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return directory
+
+
+def _write_batch(writer, articles: list[Article], tally: _Tally, seen: set[str], name: str) -> None:
+    for article in articles:
+        if article.id in seen:
+            raise AspectNavError(f"Corpus {name!r}: duplicate article id {article.id!r}")
+        seen.add(article.id)
+    tally.add(articles)
+    writer.write_batch(pa.RecordBatch.from_pydict(article_columns(articles), schema=SCHEMA))
+
+
+def _iter_batches(path: Path, columns: Sequence[str]) -> Iterator[dict[str, list]]:
+    reader = pa.ipc.open_file(pa.memory_map(str(path), "r"))
+    for index in range(reader.num_record_batches):
+        batch = reader.get_batch(index)
+        yield {column: batch.column(column).to_pylist() for column in columns}
+
+
+def _read_card(directory: Path) -> dict:
+    try:
+        card = json.loads((directory / CARD_FILE).read_text())
+    except (OSError, ValueError) as exc:
+        raise DamagedCorpusError(directory.name, f"its card cannot be read ({exc})") from exc
+    problem = seal_problem(card, _CARD_KEYS) if isinstance(card, dict) else "it is not a JSON object"
+    if problem:
+        raise DamagedCorpusError(directory.name, f"{CARD_FILE} is damaged: {problem}")
+    if card.get("format_version") != FORMAT_VERSION or card.get("layout") != LAYOUT:
+        raise AspectNavError(f"Corpus at {directory} has format {card.get('format_version')} "
+                             f"({card.get('layout')}), expected {FORMAT_VERSION} ({LAYOUT}).")
+    return card
+
+
+def load_columnar(directory: Path) -> "ColumnarCorpus":
+    """Open a corpus written by `save_columnar`: its card's seal and every file's size are checked (a
+    truncated or missing file fails here, naming it); the texts are not read."""
+    directory = Path(directory)
+    card = _read_card(directory)
+    for file, entry in card["files"].items():
+        try:
+            size = (directory / file).stat().st_size
+        except OSError as exc:
+            raise DamagedCorpusError(directory.name, f"{file} cannot be read ({exc})") from exc
+        if size != entry["bytes"]:
+            raise DamagedCorpusError(directory.name, f"{file} has {size:,} bytes, its card says {entry['bytes']:,}")
+    try:
+        return ColumnarCorpus(directory, card)
+    except (OSError, ValueError, KeyError, pa.ArrowException) as exc:
+        raise DamagedCorpusError(directory.name, f"its files cannot be read ({type(exc).__name__}: {exc})") from exc
+
+
+def verify_columnar(directory: Path) -> None:
+    """Read every file of a columnar corpus against the sha256 its card recorded (seconds per gigabyte)."""
+    directory = Path(directory)
+    for file, entry in _read_card(directory)["files"].items():
+        if file_sha256(directory / file) != entry["sha256"]:
+            raise DamagedCorpusError(directory.name, f"{file} does not match the checksum saved with it")
+
+
+class ArticleRows(Sequence):
+    """The articles of a memory-mapped `articles.arrow` by row: each an `Article` made when asked for."""
+
+    def __init__(self, path: Path):
+        reader = pa.ipc.open_file(pa.memory_map(str(path), "r"))
+        self._batches = [reader.get_batch(index) for index in range(reader.num_record_batches)]
+        self._length = sum(batch.num_rows for batch in self._batches)
+
+    def __len__(self) -> int:
+        return self._length
+
+    def _locate(self, row: int) -> tuple[pa.RecordBatch, int]:
+        if not -self._length <= row < self._length:
+            raise IndexError(row)
+        row %= self._length
+        return self._batches[row // BATCH_ROWS], row % BATCH_ROWS
+
+    def __getitem__(self, row):
+        if isinstance(row, slice):
+            return [self[i] for i in range(*row.indices(self._length))]
+        batch, offset = self._locate(int(row))
+        values = batch.slice(offset, 1).to_pylist()[0]
+        return article_from_row(values["id"], values["title"], values["text"], values["description"],
+                                values["url"], values["links"], values["aspects"], values["aliases"],
+                                values["inferred"])
+
+    def value(self, row: int, column: str):
+        """One cell (a title, an id) without making the Article."""
+        batch, offset = self._locate(int(row))
+        return batch.column(column)[offset].as_py()
+
+    def __iter__(self) -> Iterator[Article]:
+        for batch in self._batches:
+            for values in batch.to_pylist():
+                yield article_from_row(values["id"], values["title"], values["text"], values["description"],
+                                       values["url"], values["links"], values["aspects"], values["aliases"],
+                                       values["inferred"])
+
+
+class _HashedRows(Mapping):
+    """A str -> rows lookup over sorted 64-bit hashes, each hit checked against the stored column (a hash
+    collision finds nothing it should not)."""
+
+    def __init__(self, path: Path, rows: ArticleRows, column: str):
+        self._table = np.load(path, mmap_mode="r")
+        self._hashes = self._table["hash"]
+        self._rows, self._column = rows, column
+
+    def rows_of(self, text: str) -> list[int]:
+        if not isinstance(text, str):
+            return []
+        value = string_hashes([text])[0]
+        low, high = np.searchsorted(self._hashes, value, "left"), np.searchsorted(self._hashes, value, "right")
+        return sorted(int(row) for row in self._table["row"][low:high] if self._rows.value(int(row), self._column) == text)
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+    def __iter__(self):
+        return (self._rows.value(row, self._column) for row in range(len(self._rows)))
+
+
+class IdRows(_HashedRows):
+    """`Corpus.position` for a columnar corpus: id -> row."""
+
+    def __getitem__(self, article_id: str) -> int:
+        rows = self.rows_of(article_id)
+        if not rows:
+            raise KeyError(article_id)
+        return rows[0]
+
+    def __contains__(self, article_id: object) -> bool:
+        return bool(self.rows_of(article_id))  # type: ignore[arg-type]
+
+
+class TitleIds(_HashedRows):
+    """`Corpus.ids_by_title` for a columnar corpus: title -> ids (titles need not be unique)."""
+
+    def __getitem__(self, title: str) -> list[str]:
+        rows = self.rows_of(title)
+        if not rows:
+            raise KeyError(title)
+        return [self._rows.value(row, "id") for row in rows]
+
+    def __contains__(self, title: object) -> bool:
+        return bool(self.rows_of(title))  # type: ignore[arg-type]
+
+
+class ColumnarCorpus(Corpus):
+    """A `Corpus` whose articles stay on disk: the same questions (`find`, `search_titles`, `corpus[id]`,
+    `position`, `stats`) answered from the memory-mapped files and the card, so the app and the CLI serve
+    it unchanged. Iterating it reads every article (what a space's encoding needs, not what a page does)."""
+
+    def __init__(self, directory: Path, card: dict):  # no dataclass __init__: nothing is loaded up front
+        self.directory = Path(directory)
+        self.name = card["name"]
+        self.provenance = Provenance(**card["provenance"])
+        self.card = card
+        self.articles = ArticleRows(self.directory / ARTICLES_ARROW)
+        if len(self.articles) != card["rows"]:
+            raise ValueError(f"{ARTICLES_ARROW} holds {len(self.articles)} rows, its card says {card['rows']}")
+
+    def __repr__(self) -> str:
+        return f"ColumnarCorpus({self.name!r}, {len(self):,} articles at {self.directory})"
+
+    @cached_property
+    def position(self) -> IdRows:  # type: ignore[override]
+        return IdRows(self.directory / IDS_FILE, self.articles, "id")
+
+    @cached_property
+    def ids_by_title(self) -> TitleIds:  # type: ignore[override]
+        return TitleIds(self.directory / TITLES_FILE, self.articles, "title")
+
+    @cached_property
+    def incoming_counts(self) -> np.ndarray:
+        """Links into each row, by row."""
+        return np.load(self.directory / INCOMING_FILE, mmap_mode="r")
+
+    @cached_property
+    def incoming_links(self) -> Counter:  # type: ignore[override]
+        counts = self.incoming_counts
+        return Counter({self.articles.value(int(row), "id"): int(counts[row]) for row in np.flatnonzero(counts)})
+
+    @cached_property
+    def title_search(self) -> PrefixTitleSearch:  # type: ignore[override]
+        return PrefixTitleSearch(self.directory, lambda row: self.articles.value(row, "title"),
+                                 lambda row: self.articles.value(row, "id"), self.incoming_counts)
+
+    @cached_property
+    def from_wikipedia(self) -> bool:  # type: ignore[override]
+        said = " ".join([self.provenance.source, *map(str, self.provenance.details.values())]).lower()
+        return "wikipedia" in said or self.provenance.source == "wikidata" or bool(self.card["from_wikipedia"])
+
+    @cached_property
+    def aspect_names(self) -> list[str]:  # type: ignore[override]
+        return list(self.card["label_counts"])
+
+    def label_counts(self, aspect: str) -> Counter:
+        return Counter(self.card["label_counts"].get(aspect, {}))
+
+    def coverage(self, aspect: str) -> float:
+        return float(self.card["stats"]["aspects"].get(aspect, {}).get("coverage", 0.0))
+
+    @property
+    def link_count(self) -> int:
+        return int(self.card["stats"]["links"])
+
+    @property
+    def content_hash(self) -> str:  # type: ignore[override]
+        return self.card["content_hash"]
+
+    def stats(self) -> dict:
+        return self.card["stats"]
