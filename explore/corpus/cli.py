@@ -44,6 +44,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     dump.add_argument("--top", type=int, metavar="N", help="keep the N articles with the highest popularity_score")
     dump.add_argument("--batch-size", type=int, default=10_000, metavar="ROWS",
                       help="articles per written batch and checkpoint (default 10000)")
+    dump.add_argument("--columnar", action=argparse.BooleanOptionalAction, default=None,
+                      help="store the corpus columnar: memory-mapped, served without reading its texts (default: from "
+                           "200,000 articles on)")
     dump.add_argument("--force", action="store_true", help="replace an existing corpus of that name")
     dump.set_defaults(func=_import_dump)
 
@@ -103,8 +106,8 @@ def _import_dump(args) -> int:
         raise AspectNavError(f"A corpus named {name!r} exists; pass --force to replace it (or --name another).")
     if args.batch_size < 1:
         raise AspectNavError(f"--batch-size must be at least 1, not {args.batch_size}.")
-    corpus, report = import_dump(args.file, name, args.top, batch_size=args.batch_size)
-    path = store_corpus(corpus)
+    corpus, report = import_dump(args.file, name, args.top, batch_size=args.batch_size, columnar=args.columnar)
+    path = report.stored or store_corpus(corpus)
     finish_import(name)
     print(f"Imported {len(corpus)} articles into {name!r} in {report.seconds:.3g} s "
           f"({len(corpus) / max(report.seconds, 1e-9):,.0f} articles/s) -> {path}")

@@ -31,6 +31,9 @@ from explore.names import check_name
 from explore.settings import data_home
 
 BATCH_SIZE = 10_000
+# Kept articles from which the corpus is stored columnar (memory-mapped, served without reading its texts; the
+# same size from which a space keeps its vectors memory-mapped).
+COLUMNAR_FROM = 200_000
 EXAMPLES_KEPT = 10
 CHECKPOINT_FILE = "checkpoint.json"
 _HEAP_FILE = "heap.npy"
@@ -63,6 +66,7 @@ class DumpImportReport:
     links_dropped: int
     resumed_from: str = ""  # where an interrupted import went on, e.g. "line 1200 of the import pass"
     seconds: float = 0.0
+    stored: Path | None = None  # where a columnar import already stored the corpus (None: the caller stores it)
 
     def notes(self) -> list[str]:
         notes = []
@@ -80,9 +84,12 @@ class DumpImportReport:
 
 def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: int = BATCH_SIZE,
                 progress: bool | None = None, progress_file: TextIO | None = None,
-                on_checkpoint: Callable[[DumpCheckpoint], None] | None = None) -> tuple[Corpus, DumpImportReport]:
+                on_checkpoint: Callable[[DumpCheckpoint], None] | None = None,
+                columnar: bool | None = None) -> tuple[Corpus, DumpImportReport]:
     """Read the dump at `path` into a corpus named `name` (the `top` most popular articles, if given), resuming a
-    checkpoint of the same dump and `top`. The caller stores the corpus, then calls `finish_import(name)`."""
+    checkpoint of the same dump and `top`. The caller stores the corpus, then calls `finish_import(name)` — unless
+    it was stored columnar (`columnar`, or by default from `COLUMNAR_FROM` articles): then `report.stored` says
+    where, and the corpus returned is the stored one, opened memory-mapped."""
     path = Path(path)
     check_name(name, "corpus")
     if top is not None and top < 1:
@@ -103,12 +110,22 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
         chosen = set(np.load(work / _HEAP_FILE)[:, 1].astype(np.int64).tolist()) if (work / _HEAP_FILE).exists() else set()
     _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint)
     bar.close()
-    corpus, kept, dropped = _assemble(path, name, top, work)
+    rows = sum(pq.ParquetFile(part).metadata.num_rows for part in _stored_parts(work))
+    stored = None
+    if rows and (columnar if columnar is not None else rows >= COLUMNAR_FROM):
+        from explore.corpus.columnar_store import load_columnar
+        from explore.corpus.registry import corpus_path
+
+        stored = corpus_path(name)
+        _, kept, dropped = _assemble_columnar(path, name, top, work, stored)
+        corpus = load_columnar(stored)
+    else:
+        corpus, kept, dropped = _assemble(path, name, top, work)
     if not len(corpus):
         raise CorpusFormatError(f"{path}: no articles (every record was skipped: "
                                 f"{', '.join(checkpoint.examples[:3]) or 'the file is empty'})")
     report = DumpImportReport(len(corpus), dict(checkpoint.skipped), tuple(checkpoint.examples), kept, dropped,
-                              resumed_from, time.perf_counter() - started)
+                              resumed_from, time.perf_counter() - started, stored)
     return corpus, report
 
 
@@ -259,33 +276,80 @@ def _write_batch(work, rows, checkpoint, line, on_checkpoint) -> None:
 
 def _assemble(path: Path, name: str, top: int | None, work: Path) -> tuple[Corpus, int, int]:
     """The kept articles in dump order, each link resolved through the kept titles, then their redirects."""
-    checkpoint = DumpCheckpoint(**json.loads((work / CHECKPOINT_FILE).read_text()))
-    parts = _parts(work, checkpoint.parts)
-    table = pa.concat_tables([pq.read_table(p) for p in parts]).to_pydict() if parts else \
-        {column: [] for column in _ROWS.names}
-    target: dict[str, str] = {}
-    for id_, title in zip(table["id"], table["title"]):
-        target.setdefault(normalize_title(title), id_)
-    for id_, aliases in zip(table["id"], table["aliases"]):
-        for alias in aliases:
-            target.setdefault(normalize_title(alias), id_)
+    parts = _stored_parts(work)
+    target = _link_targets(parts)
     articles, kept, dropped = [], 0, 0
-    for id_, title, text, url, links, aliases in zip(table["id"], table["title"], table["text"], table["url"],
-                                                     table["links"], table["aliases"]):
-        resolved = [target.get(normalize_title(link)) for link in links]
-        own = [to for to in dict.fromkeys(resolved) if to is not None and to != id_]
-        kept += len(own)
-        dropped += sum(1 for to in resolved if to is None)
-        articles.append(Article(id=id_, title=title.strip(), text=text.strip(), url=url, links=tuple(own),
-                                aliases=tuple(aliases)))
-    provenance = Provenance(
+    for batch, batch_kept, batch_dropped in _assembled_batches(parts, target):
+        articles += batch
+        kept, dropped = kept + batch_kept, dropped + batch_dropped
+    return Corpus(name=name, articles=articles, provenance=_provenance(path, top, kept)), kept, dropped
+
+
+def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, directory: Path) -> tuple[int, int, int]:
+    """`_assemble` written straight into a columnar store at `directory`, one batch at a time: the texts never sit
+    in memory together (the ids, titles and links of all do). Returns (articles, links kept, links dropped)."""
+    from explore.corpus.columnar_store import save_columnar
+
+    parts = _stored_parts(work)
+    target = _link_targets(parts)
+    kept = dropped = 0
+    for links in (pq.read_table(part, columns=["id", "links"]).to_pydict() for part in parts):
+        for id_, own in zip(links["id"], links["links"]):
+            batch_kept, batch_dropped = _resolve(id_, own, target)[1:]
+            kept, dropped = kept + batch_kept, dropped + batch_dropped
+    save_columnar(name, _provenance(path, top, kept), (batch for batch, _, _ in _assembled_batches(parts, target)),
+                  directory)
+    return sum(pq.ParquetFile(part).metadata.num_rows for part in parts), kept, dropped
+
+
+def _stored_parts(work: Path) -> list[Path]:
+    checkpoint = DumpCheckpoint(**json.loads((work / CHECKPOINT_FILE).read_text()))
+    return _parts(work, checkpoint.parts)
+
+
+def _link_targets(parts: list[Path]) -> dict[str, str]:
+    """Each kept title, then each redirect to one, normalised → the article id a link to it means."""
+    target: dict[str, str] = {}
+    tables = [pq.read_table(part, columns=["id", "title", "aliases"]).to_pydict() for part in parts]
+    for table in tables:
+        for id_, title in zip(table["id"], table["title"]):
+            target.setdefault(normalize_title(title), id_)
+    for table in tables:
+        for id_, aliases in zip(table["id"], table["aliases"]):
+            for alias in aliases:
+                target.setdefault(normalize_title(alias), id_)
+    return target
+
+
+def _resolve(id_: str, links: list[str], target: dict[str, str]) -> tuple[tuple[str, ...], int, int]:
+    """An article's links as kept article ids (first mention, no self-links), with the counts kept and dropped."""
+    resolved = [target.get(normalize_title(link)) for link in links]
+    own = tuple(to for to in dict.fromkeys(resolved) if to is not None and to != id_)
+    return own, len(own), sum(1 for to in resolved if to is None)
+
+
+def _assembled_batches(parts: list[Path], target: dict[str, str]):
+    """The kept articles one stored batch at a time, in dump order, with that batch's links kept and dropped."""
+    for part in parts:
+        table = pq.read_table(part).to_pydict()
+        articles, kept, dropped = [], 0, 0
+        for id_, title, text, url, links, aliases in zip(table["id"], table["title"], table["text"], table["url"],
+                                                         table["links"], table["aliases"]):
+            own, batch_kept, batch_dropped = _resolve(id_, links, target)
+            kept, dropped = kept + batch_kept, dropped + batch_dropped
+            articles.append(Article(id=id_, title=title.strip(), text=text.strip(), url=url, links=own,
+                                    aliases=tuple(aliases)))
+        yield articles, kept, dropped
+
+
+def _provenance(path: Path, top: int | None, links_kept: int) -> Provenance:
+    return Provenance(
         source=f"Wikipedia CirrusSearch dump {path.name}",
         date=date.today().isoformat(),
-        links="hyperlinks" if kept else "none",
+        links="hyperlinks" if links_kept else "none",
         details={"file": str(path.resolve()), "top": str(top) if top else "all",
                  "dump_sha256_head": _head_digest(path)},
     )
-    return Corpus(name=name, articles=articles, provenance=provenance), kept, dropped
 
 
 def _head_digest(path: Path) -> str:

@@ -154,3 +154,23 @@ def test_fixture_people_round_trip_through_a_dump(tmp_path):
     assert [a.text for a in corpus] == [a.text for a in people] and not report.skipped
     for article in people:
         assert corpus[expected_id(dumped, article)].links == expected_links(dumped, article, people.articles)
+
+
+def test_a_columnar_import_stores_the_same_corpus_batch_by_batch(dump, capsys):
+    """A dump past COLUMNAR_FROM articles is written columnar as it is assembled; here forced on the fixture."""
+    from explore.corpus.columnar_store import ColumnarCorpus, verify_columnar
+    from explore.corpus.registry import corpus_path
+
+    whole, whole_report = import_dump(dump.path, "inmemory", 120)
+    columnar, report = import_dump(dump.path, "columnar", 120, batch_size=40, columnar=True)
+    assert isinstance(columnar, ColumnarCorpus) and report.stored == corpus_path("columnar")
+    verify_columnar(report.stored)
+    assert [(a.id, a.title, a.text, a.url, a.links, a.aliases) for a in columnar] == \
+        [(a.id, a.title, a.text, a.url, a.links, a.aliases) for a in whole]
+    assert columnar.content_hash == whole.content_hash and columnar.provenance.links == "hyperlinks"
+    assert (report.links_kept, report.links_dropped) == (whole_report.links_kept, whole_report.links_dropped)
+    assert whole_report.stored is None
+    # through the CLI: stored once, opened memory-mapped, the checkpoint tidied up
+    assert main(["corpus", "import-dump", str(dump.path), "--top", "40", "--name", "cli-columnar", "--columnar"]) == 0
+    assert "Imported 40 articles into 'cli-columnar'" in capsys.readouterr().out
+    assert isinstance(open_corpus("cli-columnar"), ColumnarCorpus) and not work_dir("cli-columnar").exists()
