@@ -66,6 +66,8 @@ def test_scores_use_one_blas_thread_and_leave_the_pool_as_it_was():
     product = vector_index._blas_threads()
 
     class Recording:  # the pool size at the moment of the product, asked from inside the limit
+        dtype = np.float32
+
         def __matmul__(self, vector):
             seen.append(blas_threads())
             return data @ vector
