@@ -227,17 +227,22 @@ def _read_embeddings(directory: Path, entry: dict, rows: int) -> np.ndarray:
         stored = np.load(io.BytesIO(raw), allow_pickle=False)
     except (ValueError, OSError, EOFError) as exc:
         raise SpaceUnusable(f"{path.name} unreadable ({exc})", stale=False) from exc
-    if stored.ndim != 2 or list(stored.shape) != list(entry.get("shape", [])) or str(stored.dtype) != entry.get("dtype"):
-        raise SpaceUnusable(f"{path.name} has shape {stored.shape} {stored.dtype}, manifest says "
-                            f"{entry.get('shape')} {entry.get('dtype')}", stale=False)
-    if stored.shape[0] != rows:
-        raise SpaceUnusable(f"{stored.shape[0]} rows for {rows} articles", stale=True)
+    _check_shape(path, stored, entry, rows)
     embeddings = stored.astype(np.float32)
     if not np.isfinite(embeddings).all():
         raise SpaceUnusable(f"{path.name} holds non-finite values", stale=False)
     # fp16 storage leaves norms at 1 +- 1e-3; renormalise so scores are exact cosines.
     embeddings /= np.maximum(np.linalg.norm(embeddings, axis=1, keepdims=True), 1e-12)
     return embeddings
+
+
+def _check_shape(path: Path, stored: np.ndarray, entry: dict, rows: int) -> None:
+    """The stored vectors are what the manifest says, one row per article (else the space is rebuilt)."""
+    if stored.ndim != 2 or list(stored.shape) != list(entry.get("shape", [])) or str(stored.dtype) != entry.get("dtype"):
+        raise SpaceUnusable(f"{path.name} has shape {stored.shape} {stored.dtype}, manifest says "
+                            f"{entry.get('shape')} {entry.get('dtype')}", stale=False)
+    if stored.shape[0] != rows:
+        raise SpaceUnusable(f"{stored.shape[0]} rows for {rows} articles", stale=True)
 
 
 def _mapped_embeddings(path: Path, entry: dict, rows: int) -> np.ndarray:
@@ -250,9 +255,5 @@ def _mapped_embeddings(path: Path, entry: dict, rows: int) -> np.ndarray:
         stored = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError, EOFError) as exc:
         raise SpaceUnusable(f"{path.name} unreadable ({exc})", stale=False) from exc
-    if stored.ndim != 2 or list(stored.shape) != list(entry.get("shape", [])) or str(stored.dtype) != entry.get("dtype"):
-        raise SpaceUnusable(f"{path.name} has shape {stored.shape} {stored.dtype}, manifest says "
-                            f"{entry.get('shape')} {entry.get('dtype')}", stale=False)
-    if stored.shape[0] != rows:
-        raise SpaceUnusable(f"{stored.shape[0]} rows for {rows} articles", stale=True)
+    _check_shape(path, stored, entry, rows)
     return stored
