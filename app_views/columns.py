@@ -13,8 +13,9 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from app_views.cards import Card, card_for
-from app_views.markdown import code_span, escape_markdown, map_hover
+from app_views.markdown import escape_markdown, map_hover
 from app_views.mix import absent_aspect_spaces
+from app_views.rich_line import RichLine, code, emphasis, plain, to_markdown
 from explore.commands import train_command
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
@@ -115,22 +116,27 @@ def _graded_record(directory: str, stamp: int | None) -> bool:
         return False
 
 
-def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:
-    """One line (Markdown) for the columns left out: the spaces built on an aspect the seed has no label
-    of (aspect, union, intersection), or the links column for a free-text seed."""
+def left_out_runs(engine: Neighbourhood, seed: Article | None) -> RichLine:
+    """One line for the columns left out: the spaces built on an aspect the seed has no label of (aspect,
+    union, intersection), or the links column for a free-text seed. Empty when none is."""
     if seed is None:
         has_links = LINKS in engine.available_queries()
         heading = column_heading(LINKS, engine.corpus)
-        return f"Links need an article seed, so the {heading} column is left out." if has_links else ""
+        return (plain(f"Links need an article seed, so the {heading} column is left out."),) if has_links else ()
     absent = absent_aspect_spaces(engine, seed)
     if not absent:
-        return ""
+        return ()
     lacking = list(dict.fromkeys(a for name in absent for a in engine.spaces[name].aspects
                                  if not seed_has_aspect(seed, a)))
     spaces = [column_label(engine.query_for(name)) for name in absent]
     those = "space is" if len(absent) == 1 else "spaces are"
-    return (f"*{escape_markdown(seed.title)}* has no {escape_markdown(_either(lacking))} label, "
-            f"so the {escape_markdown(_either(spaces, 'and'))} {those} left out.")
+    return (emphasis(seed.title), plain(f" has no {_either(lacking)} label, so the {_either(spaces, 'and')} {those} "
+                                        "left out."))
+
+
+def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:
+    """left_out_runs as Markdown."""
+    return to_markdown(left_out_runs(engine, seed))
 
 
 def map_spaces(engine: Neighbourhood) -> list[str]:
@@ -218,21 +224,26 @@ def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | No
     return replace(points, hover=[map_hover(engine.corpus[article_id]) for article_id in points.ids], **extra)
 
 
-def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,
-                        where: str = "below") -> str:
+def missing_spaces_runs(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,
+                        where: str = "below") -> RichLine:
     """Which of the corpus's aspects have no space yet (with `seed`, only the aspects it has a label of), and the
-    command that trains one (Markdown); `where` the app offers training ("below", or a page's name)."""
+    command that trains one; `where` the app offers training ("below", or a page's name). Empty when none."""
     from training.on_demand import aspects_without_space
 
     missing = aspects_without_space(corpus, engine.spaces.values() if engine else ())
     if seed is not None:
         missing = [aspect for aspect in missing if seed.has_aspect(aspect)]
     if not missing:
-        return ""
+        return ()
     train = train_command(corpus.name, missing[0])
-    return (f"No space yet for aspect{'s' if len(missing) > 1 else ''} {escape_markdown(', '.join(missing))}. "
-            f"Train one {where}, or with {code_span(train)} (it builds the space too; the app shows it without a "
-            "restart).")
+    return (plain(f"No space yet for aspect{'s' if len(missing) > 1 else ''} {', '.join(missing)}. Train one {where}, "
+                  "or with "), code(train), plain(" (it builds the space too; the app shows it without a restart)."))
+
+
+def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,
+                        where: str = "below") -> str:
+    """missing_spaces_runs as Markdown ("" when every aspect has a space)."""
+    return to_markdown(missing_spaces_runs(corpus, engine, seed, where))
 
 
 def not_shared(query_kind: Kind, aspects: Sequence[str], seed: Article, shared: Mapping[str, list[str]]) -> tuple[str, ...]:

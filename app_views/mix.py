@@ -36,6 +36,13 @@ def effective_mix(engine: Neighbourhood, seed: Article | None, chosen: Blend | N
     return Blend.of(here) if here else None
 
 
+def shown_mix(engine: Neighbourhood | None, seed: Article | None, chosen: Blend | None) -> Blend | None:
+    """The mix Explore shows and ranks "your mix" by: None without an engine or spaces to mix."""
+    if engine is None or not engine.spaces:
+        return None
+    return effective_mix(engine, seed, chosen)
+
+
 def with_spaces(engine: Neighbourhood, mix: Blend | None, names: Sequence[str]) -> Blend | None:
     """`mix` with its spaces replaced by `names` (equal weights), its links share kept; None when empty."""
     return compose([n for n in mixable_spaces(engine) if n in names], links_share(mix))

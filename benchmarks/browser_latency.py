@@ -40,7 +40,7 @@ window.__anSettled = function (kind, wanted) {
   const search = document.querySelector('[class*="st-key-seed_picker"] input');
   const slider = document.querySelector('[data-testid="stSlider"] input');
   const titles = document.querySelectorAll('a.an-title');
-  const seed = document.querySelector('[class*="st-key-seed-card"] h3');
+  const seed = document.querySelector('.an-seed h3');
   const grid = document.querySelector('.an-grid');  // the cards drawn are the new seed's, not the last one's
   return !!search && !search.disabled && !!slider && titles.length >= 5 && !!seed && seed.textContent.trim() === wanted
     && !!grid && grid.dataset.seed === wanted;

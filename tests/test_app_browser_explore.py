@@ -62,7 +62,7 @@ def test_marie_curie_cards_show_every_shared_label_in_full(server, browser):
     assert "Similar overall" in text and "Your mix:" in text
     # her topic is inferred (the source leaves her uncategorised): the topic column is there, the label says so
     assert "has no topic label" not in text and "topic space" in column_headings(browser)
-    assert "topic: People · inferred" in browser.find_element("css selector", '[class*="st-key-seed-card"]').text
+    assert "topic: People · inferred" in browser.find_element("css selector", '.an-seed').text
     shot(browser, "explore_marie_curie.png")
     _scroll_to(browser, "generic")
     time.sleep(0.5)

@@ -35,7 +35,7 @@ def test_the_articles_readers_try_first_have_aspect_columns(server, browser, see
     _open(browser, f"{server}/?seed={seed.replace(' ', '+')}", seed)
     headings = column_headings(browser)
     assert spaces <= set(headings), headings
-    card = browser.find_element("css selector", '[class*="st-key-seed-card"]').text
+    card = browser.find_element("css selector", '.an-seed').text
     if "topic space" in spaces and "topic: " in card and "inferred" in card:
         assert "· inferred" in card  # an inferred topic is never shown as the source's
     shot(browser, f"famous_{seed.split()[-1].lower()}.png")

@@ -41,7 +41,7 @@ def test_a_click_deep_in_the_page_reseeds_and_shows_the_new_seed_at_the_top(serv
     title.click()
     wait(browser, lambda d: grid_seed(d) == chosen, message=f"{chosen} became the seed")
     idle(browser)
-    seed_heading = browser.find_element("css selector", '[class*="st-key-seed-card"] h3')
+    seed_heading = browser.find_element("css selector", '.an-seed h3')
     assert seed_heading.text.strip() == chosen
     top = browser.execute_script("return arguments[0].getBoundingClientRect().top;", seed_heading)
     assert 0 <= top < browser.execute_script("return window.innerHeight;") / 2, top  # in view, near the top
@@ -58,7 +58,7 @@ def test_a_first_click_draws_no_placeholder_and_keeps_the_layout(server, browser
     assert not buttons(browser, "back")[0].is_enabled() and not buttons(browser, "forward")[0].is_enabled()
     shot(browser, "reading_first_seed_trail.png")
     top = browser.execute_script(
-        "return document.querySelector('[class*=\"st-key-seed-card\"]').getBoundingClientRect().top;")
+        "return document.querySelector('.an-seed').getBoundingClientRect().top;")
     browser.execute_script("""
         window.__placeholders = 0;
         new MutationObserver(() => { if (document.querySelector('[data-testid="stSkeleton"]')) window.__placeholders++; })
@@ -70,7 +70,7 @@ def test_a_first_click_draws_no_placeholder_and_keeps_the_layout(server, browser
     idle(browser)
     assert browser.execute_script("return window.__placeholders;") == 0
     after = browser.execute_script(
-        "return document.querySelector('[class*=\"st-key-seed-card\"]').getBoundingClientRect().top;")
+        "return document.querySelector('.an-seed').getBoundingClientRect().top;")
     assert abs(after - top) < 2, (top, after)  # the seed's card did not move down for a new row of controls
     assert [b.text.split("\n")[-1] for b in buttons(browser, "crumb-")] == ["Marie Curie", chosen]
 

@@ -1,23 +1,16 @@
-"""Explore's columns and cards drawn as one element (a Streamlit v2 component): a seed change sends one
-element instead of five per card, so a click settles as fast as a plain page. The data is plain JSON built
-here (Streamlit-free, tested); card_grid.js draws it with textContent only, so corpus text stays text.
+"""The explore panel's columns and cards as plain data (Streamlit-free, tested): each column's heading,
+description and note, and per card what it shares with the seed, its score and its addresses.
 
 A card's title is a real link to the article's Explore address (a middle click opens a new tab); a plain
-click makes the article the seed through the component's `pick` trigger, scrolled to the top of the page.
+click makes the article the seed (the panel's `pick` event).
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Callable, Sequence
-from urllib.parse import urlencode
 
 from app_views.columns import Column
 from explore.corpus.model import is_web_address, site_name
 from explore.query import Kind
-
-HERE = Path(__file__).resolve().parent
-GRID_KEY = "explore-columns"
-PICK = "pick"
 
 
 def read_label(url: str) -> str:
@@ -33,9 +26,9 @@ def chooser_order(columns: Sequence[Column]) -> list[str]:
 
 
 def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str], seed: str = "") -> dict:
-    """What card_grid.js draws: each column's heading, description, note and cards. `href(article_id)` is
-    the Explore address of an article as the seed (a query string); `seed` names the seed (its title, or the
-    free text), kept on the grid so a test or benchmark knows which seed the cards on screen belong to."""
+    """What explore_panel.js draws as the columns: each column's heading, description, note and cards.
+    `href(article_id)` is the Explore address of an article as the seed (a query string); `seed` names the seed
+    (its title, or the free text), kept on the grid so a test or benchmark knows which seed the cards belong to."""
     order = chooser_order(columns)
     return {
         "seed": seed,
@@ -65,33 +58,3 @@ def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str
             } for card in column.cards],
         } for column in columns],
     }
-
-
-def query_string(params: dict[str, str]) -> str:
-    return "?" + urlencode(params)
-
-
-_component = None
-
-
-def _mount():
-    global _component
-    if _component is None:
-        import streamlit as st
-
-        _component = st.components.v2.component(
-            "aspectnav_card_grid", css=(HERE / "card_grid.css").read_text(encoding="utf-8"),
-            js=(HERE / "card_grid.js").read_text(encoding="utf-8"), isolate_styles=False)
-    return _component
-
-
-def card_grid(data: dict, on_pick: Callable[[str], None]) -> None:
-    """Mount the grid; a click on a card's title calls `on_pick(article_id)` before the page reruns."""
-    import streamlit as st
-
-    def picked() -> None:
-        article_id = (st.session_state.get(GRID_KEY) or {}).get(PICK)
-        if article_id:
-            on_pick(article_id)
-
-    _mount()(data=data, key=GRID_KEY, on_pick_change=picked)

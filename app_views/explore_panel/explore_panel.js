@@ -1,0 +1,257 @@
+// AspectNav's explore panel as one element: the trail, the seed's card, the mix and every column and card, drawn
+// from plain data with textContent only (corpus text never becomes markup). What the reader does goes back as one
+// of three triggers: "pick" (a card's title), "nav" (back, forward or a crumb's index) and "mix" (pills, links
+// share or one weight). A card's title is a real link (the article's Explore address), so a middle click opens a tab.
+
+// Kept across reruns of the page (this module stays loaded): the column a narrow screen shows, and whether the
+// reader opened the weights.
+let chosenColumn = null;
+let weightsOpen = false;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+function button(className, text, onClick, enabled = true) {
+  const node = el("button", className, text);
+  node.type = "button";
+  node.disabled = !enabled;
+  node.addEventListener("click", onClick);
+  return node;
+}
+
+function scrollToTop() {
+  // Streamlit scrolls its main pane, not the window. Only a pane that is scrolled is moved: scrolling one that is
+  // already at the top still costs a layout of the whole page, for nothing.
+  for (const pane of document.querySelectorAll('[data-testid="stMain"], [data-testid="stAppViewContainer"], section.main')) {
+    if (pane.scrollTop > 0) pane.scrollTo({ top: 0 });
+  }
+  if (window.scrollY > 0) window.scrollTo({ top: 0 });
+}
+
+function richLine(runs, className) {
+  const line = el("div", className);
+  for (const run of runs) {
+    if (run.style === "em") line.appendChild(el("em", "", run.text));
+    else if (run.style === "code") line.appendChild(el("code", "", run.text));
+    else line.appendChild(document.createTextNode(run.text));
+  }
+  return line;
+}
+
+// --- the trail ------------------------------------------------------------------------------------------------
+
+function trail(data, send) {
+  const bar = el("nav", "an-trail");
+  bar.setAttribute("aria-label", "Seeds visited");
+  bar.appendChild(button("an-step", "← Back", () => send("nav", "back"), data.back));
+  bar.appendChild(button("an-step", "Forward →", () => send("nav", "forward"), data.forward));
+  data.crumbs.forEach((crumb, index) => {
+    bar.appendChild(el("span", "an-sep", "›"));
+    const node = button(`an-crumb an-${crumb.place}`, crumb.title, () => send("nav", index));
+    if (crumb.place === "here") node.setAttribute("aria-current", "page");
+    if (crumb.place === "ahead") node.title = "Visited after this seed: forward goes there again";
+    bar.appendChild(node);
+  });
+  return bar;
+}
+
+// --- the seed's card ------------------------------------------------------------------------------------------
+
+function seedCard(data) {
+  const box = el("section", "an-seed");
+  box.dataset.kind = data.kind;
+  box.appendChild(el("h3", "an-seed-title", data.title));
+  if (data.description) box.appendChild(el("div", "an-seed-desc", data.description));
+  if (data.kind === "article") {
+    const chips = el("div", "an-chips");
+    for (const label of data.labels) chips.appendChild(el("span", "an-chip an-label" + (label.inferred ? " an-inferred" : ""), label.text));
+    if (!data.labels.length) chips.appendChild(el("em", "an-none", "no aspect labels"));
+    box.appendChild(chips);
+  }
+  if (data.text) box.appendChild(el("p", "an-seed-text", data.text));
+  if (data.url) {
+    const read = el("a", "an-read", data.read_label);
+    read.href = data.url;
+    read.target = "_blank";
+    read.rel = "noopener noreferrer";
+    box.appendChild(read);
+  }
+  return box;
+}
+
+// --- the mix --------------------------------------------------------------------------------------------------
+
+function labelled(text, help) {
+  const label = el("div", "an-label-line", text);
+  if (help) {
+    const info = el("span", "an-help", "?");
+    info.title = help;
+    info.setAttribute("aria-label", help);
+    info.tabIndex = 0;
+    label.appendChild(info);
+  }
+  return label;
+}
+
+function range(label, value, max, step, onChange, className, ariaLabel = "") {
+  const row = el("label", className);
+  const input = el("input");
+  if (label) row.appendChild(el("span", "an-range-label", label));
+  else input.setAttribute("aria-label", ariaLabel);
+  Object.assign(input, { type: "range", min: "0", max: String(max), step: String(step) });
+  input.value = String(value);
+  const shown = el("output", "an-range-value", Number(value).toFixed(2));
+  input.addEventListener("input", () => { shown.textContent = Number(input.value).toFixed(2); });
+  input.addEventListener("change", () => onChange(Number(input.value)));
+  row.append(input, shown);
+  return row;
+}
+
+function mix(data, send) {
+  const box = el("div", "an-mix");
+  const top = el("div", "an-mix-top");
+  const spaces = el("div", "an-mix-spaces");
+  spaces.appendChild(labelled(data.label, data.help));
+  const pills = el("div", "an-pills");
+  pills.setAttribute("role", "group");
+  pills.setAttribute("aria-label", data.label);
+  for (const space of data.spaces) {
+    const pill = button("an-pill", space.name, () => {
+      pill.setAttribute("aria-pressed", String(pill.getAttribute("aria-pressed") !== "true"));
+      const chosen = [...pills.children].filter((p) => p.getAttribute("aria-pressed") === "true").map((p) => p.dataset.name);
+      send("mix", { spaces: chosen });
+    });
+    pill.dataset.name = space.name;
+    pill.setAttribute("aria-pressed", String(space.on));
+    pills.appendChild(pill);
+  }
+  spaces.appendChild(pills);
+  top.appendChild(spaces);
+  if (data.links) {
+    const links = el("div", "an-mix-links");
+    links.appendChild(labelled(data.links.label, data.links.help));
+    links.appendChild(range("", data.links.share, 1, data.step, (share) => send("mix", { links: share }), "an-range an-links",
+      data.links.label));
+    top.appendChild(links);
+  }
+  box.appendChild(top);
+  const weights = el("details", "an-weights");
+  weights.open = weightsOpen;
+  weights.addEventListener("toggle", () => { weightsOpen = weights.open; });
+  weights.appendChild(el("summary", "", data.weights_label));
+  for (const weight of data.weights) {
+    weights.appendChild(range(weight.label, weight.value, data.max_weight, data.step,
+      (value) => send("mix", { weight: weight.name, value }), "an-range an-weight"));
+  }
+  if (data.elsewhere.length) {
+    weights.appendChild(el("div", "an-note", `Kept for other corpora (no such space here): ${data.elsewhere.join(", ")}.`));
+  }
+  box.appendChild(weights);
+  return box;
+}
+
+// --- the columns ----------------------------------------------------------------------------------------------
+
+function card(data, column, send) {
+  const box = el("div", "an-card");
+  box.dataset.column = column.key;
+  box.dataset.id = data.id;
+  const title = el("a", "an-title", data.title);
+  title.href = data.href;
+  title.title = "Explore from this article";
+  title.addEventListener("click", (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab
+    event.preventDefault();
+    scrollToTop();
+    send("pick", data.id);
+  });
+  box.appendChild(title);
+  if (data.snippet) box.appendChild(el("div", "an-snippet", data.snippet));
+  if (data.score !== null && data.score !== undefined) {
+    const bar = el("div", "an-bar");
+    const track = el("div", "an-bar-track");
+    const fill = el("div", "an-bar-fill");
+    fill.style.width = `${Math.round(Math.min(Math.max(data.bar, 0), 1) * 100)}%`;
+    track.appendChild(fill);
+    bar.appendChild(track);
+    bar.appendChild(el("span", "an-bar-text", `${column.score_name} ${data.score.toFixed(2)}`));
+    box.appendChild(bar);
+  }
+  if (data.shared.length || data.missing.length) {
+    const chips = el("div", "an-chips");
+    for (const label of data.shared) {
+      chips.appendChild(el("span", "an-chip an-shared" + (label.inferred ? " an-inferred" : ""), label.text));
+    }
+    for (const text of data.missing) chips.appendChild(el("span", "an-chip an-missing", text));
+    box.appendChild(chips);
+  }
+  const foot = el("div", "an-foot");
+  foot.appendChild(el("span", "an-also", data.also_in.length ? `also in: ${data.also_in.join(", ")}` : ""));
+  if (data.url) {
+    const read = el("a", "an-read", data.read_label);
+    read.href = data.url;
+    read.target = "_blank";
+    read.rel = "noopener noreferrer";
+    foot.appendChild(read);
+  }
+  box.appendChild(foot);
+  return box;
+}
+
+function grid(data, send) {
+  const root = el("div", "an-grid");
+  root.dataset.seed = data.seed || "";
+  const columns = data.columns || [];
+  if (!columns.some((column) => column.key === chosenColumn)) chosenColumn = data.first || (columns[0] || {}).key;
+
+  const chooser = el("label", "an-chooser", "Column: ");
+  const select = el("select");
+  select.setAttribute("aria-label", "Column to show");
+  for (const key of data.chooser_order || columns.map((c) => c.key)) {
+    const found = columns.find((c) => c.key === key);
+    if (!found) continue;
+    const option = el("option", "", found.heading);
+    option.value = found.key;
+    option.selected = found.key === chosenColumn;
+    select.appendChild(option);
+  }
+  chooser.appendChild(select);
+
+  const boxes = el("div", "an-columns");
+  boxes.style.setProperty("--per-row", String(data.per_row || 4));
+  for (const column of columns) {
+    const box = el("div", "an-col" + (column.key === chosenColumn ? " an-active" : ""));
+    box.dataset.column = column.key;
+    box.appendChild(el("div", "an-heading", column.heading));
+    if (column.description) box.appendChild(el("div", "an-desc", column.description));
+    if (column.note) box.appendChild(el("div", "an-note", column.note));
+    for (const item of column.cards) box.appendChild(card(item, column, send));
+    boxes.appendChild(box);
+  }
+  select.addEventListener("change", () => {
+    chosenColumn = select.value;
+    for (const box of boxes.children) box.classList.toggle("an-active", box.dataset.column === chosenColumn);
+  });
+  root.append(chooser, boxes);
+  return root;
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  if (!data) return;
+  let root = parentElement.querySelector(":scope > .an-panel");
+  if (!root) {
+    root = el("div", "an-panel");
+    parentElement.appendChild(root);
+  }
+  root.dataset.seed = data.seed || "";
+  const parts = [trail(data.trail, setTriggerValue), seedCard(data.seed_card)];
+  for (const note of data.notes || []) parts.push(richLine(note, "an-caption"));
+  if (data.mix) parts.push(mix(data.mix, setTriggerValue));
+  parts.push(grid(data.grid, setTriggerValue));
+  root.replaceChildren(...parts);
+}

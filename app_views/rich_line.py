@@ -1,0 +1,54 @@
+"""A line of page text with light emphasis, kept as runs: drawn as escaped Markdown by Streamlit pages and with
+textContent by the explore panel's script. The words are written once; neither side parses the other's markup."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from app_views.markdown import code_span, escape_markdown
+
+
+class Style(str, Enum):
+    PLAIN = "plain"
+    EMPHASIS = "em"  # a title or a name the sentence is about
+    CODE = "code"  # a command to copy
+
+
+@dataclass(frozen=True)
+class Run:
+    text: str
+    style: Style = Style.PLAIN
+
+
+RichLine = tuple[Run, ...]
+
+
+def plain(text: str) -> Run:
+    return Run(text)
+
+
+def emphasis(text: str) -> Run:
+    return Run(text, Style.EMPHASIS)
+
+
+def code(text: str) -> Run:
+    return Run(text, Style.CODE)
+
+
+def to_markdown(line: RichLine) -> str:
+    """Streamlit Markdown: every run's text escaped, emphasis in italics, code as an inline code span."""
+    def one(run: Run) -> str:
+        if run.style is Style.CODE:
+            return code_span(run.text)
+        text = escape_markdown(run.text)
+        return f"*{text}*" if run.style is Style.EMPHASIS and text else text
+    return "".join(one(run) for run in line)
+
+
+def to_data(line: RichLine) -> list[dict[str, str]]:
+    """JSON for the panel's script, which draws each run as a text node, <em> or <code>."""
+    return [{"text": run.text, "style": run.style.value} for run in line]
+
+
+def to_text(line: RichLine) -> str:
+    return "".join(run.text for run in line)
