@@ -37,12 +37,13 @@ def code(text: str) -> Run:
 
 def to_markdown(line: RichLine) -> str:
     """Streamlit Markdown: every run's text escaped, emphasis in italics, code as an inline code span."""
-    def one(run: Run) -> str:
+    def one(index: int, run: Run) -> str:
         if run.style is Style.CODE:
             return code_span(run.text)
-        text = escape_markdown(run.text)
+        words = run.text.lstrip(" ") if index else run.text  # a run's leading space is no line's indent
+        text = run.text[:len(run.text) - len(words)] + escape_markdown(words)
         return f"*{text}*" if run.style is Style.EMPHASIS and text else text
-    return "".join(one(run) for run in line)
+    return "".join(one(index, run) for index, run in enumerate(line))
 
 
 def to_data(line: RichLine) -> list[dict[str, str]]:

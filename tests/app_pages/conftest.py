@@ -101,20 +101,64 @@ def hostile(app):
     return corpus
 
 
-# --- Explore's card grid (one component element; app_views/card_grid) ------------------------------------
+# --- Explore's panel (one component element; app_views/explore_panel) ------------------------------------
+
+
+def panel(at: AppTest) -> dict:
+    """The data the Explore page gave its panel ({} when the page drew none)."""
+    import json
+
+    from app_views.explore_panel import COMPONENT_NAME
+
+    panels = [e for e in at.get("bidi_component") if e.proto.component_name == COMPONENT_NAME]
+    return json.loads(panels[0].proto.json) if panels else {}
 
 
 def grid(at: AppTest) -> dict:
-    """The data the Explore page gave its card grid ({} when the page drew none)."""
-    import json
+    """The panel's columns and cards ({} when the page drew none)."""
+    return panel(at).get("grid", {})
 
-    grids = [e for e in at.get("bidi_component") if e.proto.component_name == "aspectnav_card_grid"]
-    return json.loads(grids[0].proto.json) if grids else {}
+
+def panel_event(at: AppTest, trigger: str, value) -> AppTest:
+    """What the panel's script sends when the reader acts (a card's title: "pick"; the trail: "nav"; the mix:
+    "mix"), handled by the same code as the page's callback; `.run()` the result as the page reruns."""
+    from app_views.corpus_choice import load_corpus
+    from app_views.engine_cache import load_engine
+    from app_views.explore_panel.events import apply_event, parse_event
+    from app_views.view_session import VIEW_KEY
+
+    view = at.session_state[VIEW_KEY]
+    corpus = load_corpus(view.corpus)
+    event = parse_event(trigger, value)
+    assert event is not None, (trigger, value)
+    apply_event(view, corpus, load_engine(corpus)[0], view.seed_article(corpus), event)
+    return at
+
+
+def crumbs(at: AppTest) -> list[str]:
+    """The trail's crumbs, the current one in *stars*, one ahead of it in (brackets)."""
+    marks = {"here": "*{}*", "ahead": "({})", "behind": "{}"}
+    return [marks[c["place"]].format(c["title"]) for c in panel(at).get("trail", {}).get("crumbs", [])]
+
+
+def mix_pills(at: AppTest) -> list[str]:
+    """The mix's pills that are on."""
+    return [space["name"] for space in (panel(at).get("mix") or {}).get("spaces", []) if space["on"]]
+
+
+def mix_weights(at: AppTest) -> dict[str, float]:
+    """Each weight as the folded-away weights show it, by name (links: "links")."""
+    return {w["name"]: w["value"] for w in (panel(at).get("mix") or {}).get("weights", [])}
+
+
+def panel_notes(at: AppTest) -> list[str]:
+    """The lines under the seed's card (columns left out, aspects without a space), as plain text."""
+    return ["".join(run["text"] for run in note) for note in panel(at).get("notes", [])]
 
 
 class GridCard:
     """One card of the grid as a test sees it: its title (`label`), key `card-<column>-<id>`, and a click that
-    does what the grid's click does (the view's set_seed, then the page's rerun: `.click().run()`)."""
+    sends what the panel sends for it (then the page's rerun: `.click().run()`)."""
 
     def __init__(self, at: AppTest, column: str, data: dict):
         self.at, self.data = at, data
@@ -122,10 +166,7 @@ class GridCard:
         self.key = f"card-{column}-{data['id']}"
 
     def click(self) -> AppTest:
-        from app_views.view_session import VIEW_KEY
-
-        self.at.session_state[VIEW_KEY].set_seed(self.id)
-        return self.at
+        return panel_event(self.at, "pick", self.id)
 
 
 def cards(at: AppTest, kind: str) -> list[GridCard]:

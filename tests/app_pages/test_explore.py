@@ -4,7 +4,8 @@ import re
 from app_views.view_session import VIEW_KEY
 from app_views.view_state import ExploreView
 from explore.mix import DEFAULT_LINKS_SHARE
-from tests.app_pages.conftest import cards, grid, grid_text, headings
+from tests.app_pages.conftest import (cards, crumbs, grid, grid_text, headings, mix_pills, mix_weights, panel,
+                                      panel_event, panel_notes)
 
 
 def shown(markdown: str) -> str:
@@ -12,17 +13,16 @@ def shown(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown)
 
 
-def open_weights(at):
-    """Open the mix's weights expander (closed, it draws no slider)."""
-    at.session_state["mix_weights"] = True
-    return at.run()
+def seed_title(at) -> str:
+    return panel(at)["seed_card"]["title"]
 
 
 def test_seed_from_url_shows_card_and_all_columns(app):
     at = app(seed="Person 7")
-    assert at.subheader[0].value == "Person 7"
-    body = " ".join(m.value for m in at.markdown)
-    assert "country: Japan" in body and "en.wikipedia.org/wiki/Person_7" in body
+    card = panel(at)["seed_card"]
+    assert card["title"] == "Person 7" and card["read_label"] == "Read “Person 7” on Wikipedia"
+    assert {"text": "country: Japan", "inferred": False} in card["labels"]
+    assert card["url"].startswith("https://en.wikipedia.org/wiki/Person_7")
     assert headings(at)[:5] == ["**Wikipedia links**", "**generic**", "**your mix**", "**country space**",
                                 "**occupation space**"]
     links = [b.label for b in cards(at, "links")]  # ordered by generic similarity (explore/links_column.py)
@@ -47,21 +47,20 @@ def test_seed_from_url_shows_card_and_all_columns(app):
 def test_clicking_a_card_reseeds_and_back_returns(app):
     at = app(seed="Person 7")
     cards(at, "links")[0].click().run()
-    assert at.subheader[0].value == "Person 8" and at.query_params["seed"] == "Person 8"
-    assert [b.label for b in at.button if b.key and b.key.startswith("crumb-")] == ["Person 7",
-                                                                                     "**:primary[Person 8]**"]
-    at.button(key="back").click().run()
-    assert at.subheader[0].value == "Person 7" and at.query_params["seed"] == "Person 7"
+    assert seed_title(at) == "Person 8" and at.query_params["seed"] == "Person 8"
+    assert crumbs(at) == ["Person 7", "*Person 8*"]
+    panel_event(at, "nav", "back").run()
+    assert seed_title(at) == "Person 7" and at.query_params["seed"] == "Person 7"
+    assert crumbs(at) == ["*Person 7*", "(Person 8)"] and panel(at)["trail"]["forward"]
 
 
 def test_k_and_blend_change_columns_and_url(app):
     at = app(seed="Person 3")
     at.sidebar.slider(key="k").set_value(8).run()
     assert len(cards(at, "generic")) == 8 and at.query_params["k"] == "8"
-    open_weights(at)
-    at.slider(key="blend_links").set_value(0).run()
-    at.slider(key="blend_country").set_value(0.7).run()
-    at.slider(key="blend_occupation").set_value(0.3).run()
+    panel_event(at, "mix", {"weight": "links", "value": 0}).run()
+    panel_event(at, "mix", {"weight": "country", "value": 0.7}).run()
+    panel_event(at, "mix", {"weight": "occupation", "value": 0.3}).run()
     assert "Your mix: 70% country similarity + 30% occupation similarity" in grid_text(at)
     blended = cards(at, "blend:country:0.7,occupation:0.3")
     assert len(blended) == 8
@@ -70,30 +69,30 @@ def test_k_and_blend_change_columns_and_url(app):
 
 def test_the_mix_starts_from_the_seeds_aspects_and_its_links(app):
     at = app(seed="Person 3")
-    assert at.pills(key="mix_spaces").value == ["country", "occupation"]
-    assert at.slider(key="mix_links").value == DEFAULT_LINKS_SHARE  # explore/mix.py, measured
+    assert mix_pills(at) == ["country", "occupation"]
+    assert panel(at)["mix"]["links"]["share"] == DEFAULT_LINKS_SHARE  # explore/mix.py, measured
     assert headings(at)[2] == "**your mix**" and "blend" not in at.query_params  # the default is not written
     assert len(cards(at, "blend:links:0.05,country:0.47,occupation:0.47")) == 5
 
 
 def test_the_mix_pills_and_links_weight_rerank_the_column_on_the_same_rerun(app):
     at = app(seed="Person 3")
-    at.pills(key="mix_spaces").set_value(["occupation"]).run()
+    panel_event(at, "mix", {"spaces": ["occupation"]}).run()
     assert at.query_params["blend"] == "links:0.05,occupation:0.95"
     assert len(cards(at, "blend:links:0.05,occupation:0.95")) == 5
-    at.slider(key="mix_links").set_value(1.0).run()
+    panel_event(at, "mix", {"links": 1.0}).run()
     assert at.query_params["blend"] == "links:1"
     linked = [b.label for b in cards(at, "blend:links:1")]
     assert linked == [b.label for b in cards(at, "links")]  # links alone: the links, in their order
-    at.slider(key="mix_links").set_value(0.0).run()
+    panel_event(at, "mix", {"links": 0.0}).run()
     assert at.query_params["blend"] == "country:0.5,occupation:0.5"  # back to the seed's own aspects
 
 
 def test_a_seed_without_labels_leaves_its_aspect_spaces_out_in_one_line(app):
     at = app(seed="Person 105")
     assert headings(at) == ["**Wikipedia links**", "**generic**", "**your mix**"]
-    assert any(shown(c.value) == "*Person 105* has no country or occupation label, so the country and "
-               "occupation spaces are left out." for c in at.caption), [c.value for c in at.caption]
+    assert panel_notes(at) == ["Person 105 has no country or occupation label, so the country and occupation spaces "
+                               "are left out."]
     assert len(cards(at, "blend:links:0.05,generic:0.95")) == 5  # no aspect: links and overall similarity
 
 
@@ -104,18 +103,17 @@ def test_cards_shown_in_several_columns_say_where_else(app):
 
 
 def test_blend_in_the_url_is_restored(app):
-    at = open_weights(app(seed="Person 3", blend="occupation:1", k="4"))
+    at = app(seed="Person 3", blend="occupation:1", k="4")
     assert len(cards(at, "blend:occupation:1")) == 4
-    assert at.slider(key="blend_occupation").value == 1.0 and at.slider(key="blend_links").value == 0
-    assert at.pills(key="mix_spaces").value == ["occupation"]
+    assert mix_weights(at)["occupation"] == 1.0 and mix_weights(at)["links"] == 0
+    assert mix_pills(at) == ["occupation"]
 
 
 def test_a_url_weight_above_the_sliders_is_lowered_and_said(app):
     at = app(seed="Person 3", blend="occupation:2,country:0.5")
     warning = shown(at.warning[0].value)
-    open_weights(at)
-    assert at.slider(key="blend_occupation").value == 1.0
-    assert at.slider(key="blend_country").value == 0.5
+    assert mix_weights(at)["occupation"] == 1.0
+    assert mix_weights(at)["country"] == 0.5
     assert "occupation:2 lowered to 1" in warning
     assert at.query_params["blend"] == "occupation:1,country:0.5"
     assert len(cards(at, "blend:occupation:1,country:0.5")) == 5
@@ -123,15 +121,16 @@ def test_a_url_weight_above_the_sliders_is_lowered_and_said(app):
 
 def test_free_text_without_an_encoder_says_so_per_column(app):
     at = app(text="a Japanese painter")
-    assert at.subheader[0].value.startswith("Free text")
-    notes = " ".join(c.value for c in at.caption) + grid_text(at)
+    assert seed_title(at).startswith("Free text")
+    notes = " ".join(panel_notes(at)) + grid_text(at)
     assert "Links need an article seed" in notes and "Free text cannot be encoded" in notes
 
 
 def test_url_text_is_shown_escaped(app):
     at = app(text="[click](https://example.org) *now*")
-    # The word joiner (U+2060) after "https" keeps GFM from linking the bare address the escapes leave.
-    assert at.subheader[0].value == "Free text: “\\[click\\]\\(https\u2060\\://example\\.org\\) \\*now\\*”"
+    # The panel draws text with textContent: the title arrives as written, never as Markdown or markup.
+    assert seed_title(at) == "Free text: “[click](https://example.org) *now*”"
+    assert panel(at)["grid"]["seed"] == "[click](https://example.org) *now*"
 
 
 def test_corpus_without_aspects_shows_links_and_generic_only(app):
@@ -142,16 +141,15 @@ def test_corpus_without_aspects_shows_links_and_generic_only(app):
 def test_k_and_blend_survive_a_visit_to_maps(app):
     at = app(seed="Person 3")
     at.sidebar.slider(key="k").set_value(8).run()
-    open_weights(at)
-    at.slider(key="blend_country").set_value(0.5).run()
+    panel_event(at, "mix", {"weight": "country", "value": 0.5}).run()
     at.sidebar.slider(key="columns_per_row").set_value(3).run()
     at.switch_page("app_pages/maps.py").run()
     at.run()  # a second rerun on Maps, which draws k but no blend sliders
     assert at.sidebar.slider(key="k").value == 8
     # moving one weight starts from the mix on screen: the seed's default (links 0.05, its two aspects)
     assert at.query_params["k"] == "8" and at.query_params["blend"] == "links:0.05,country:0.5,occupation:0.47"
-    open_weights(at.switch_page("app_pages/explore.py"))  # the weights box closes on a page that does not draw it
-    assert at.sidebar.slider(key="k").value == 8 and at.slider(key="blend_country").value == 0.5
+    at.switch_page("app_pages/explore.py").run()
+    assert at.sidebar.slider(key="k").value == 8 and mix_weights(at)["country"] == 0.5
     assert at.sidebar.slider(key="columns_per_row").value == 3
     assert len(cards(at, "generic")) == 8
 
@@ -167,8 +165,7 @@ def test_switching_corpus_drops_the_seed_and_keeps_k_and_blend(app):
     at.sidebar.selectbox(key="corpus_picker").select("fixture").run()
     at.text_input(key="seed_picker").input("Person 4").run()
     at.button(key="suggestion-p4").click().run()
-    open_weights(at)
-    assert at.slider(key="blend_country").value == 0.5 and len(cards(at, "generic")) == 8
+    assert mix_weights(at)["country"] == 0.5 and len(cards(at, "generic")) == 8
 
 
 def test_the_view_is_one_typed_object_in_session_state(app):
@@ -185,5 +182,5 @@ def test_a_url_typed_later_in_the_session_is_adopted(app):
     at.query_params["seed"] = "Person 11"
     at.query_params["k"] = "3"
     at.run()
-    assert at.subheader[0].value == "Person 11" and len(cards(at, "generic")) == 3
+    assert seed_title(at) == "Person 11" and len(cards(at, "generic")) == 3
     assert at.session_state[VIEW_KEY].trail.seeds == ["p7", "p11"]

@@ -2,7 +2,7 @@
 no image, link, raw HTML or bare address in any Markdown the pages show, no tag in any chart label."""
 import json
 
-from tests.app_pages.conftest import HOSTILE_HOST, cards, grid
+from tests.app_pages.conftest import HOSTILE_HOST, cards, crumbs, grid, panel
 from tests.app_views.live_markup import live_in_app, live_in_charts, live_markup, table_cells
 
 EVIL = f"http://{HOSTILE_HOST}"
@@ -10,31 +10,32 @@ EVIL = f"http://{HOSTILE_HOST}"
 
 def test_explore_card_columns_chips_and_trail(app, hostile):
     at = app(corpus="hostile", seed=hostile.articles[0].title)
-    assert at.subheader[0].value and live_in_app(at) == []
-    # The grid draws its text with textContent (app_views/card_grid/card_grid.js): what it gets must be the
-    # text as is, its links only the app's own query strings and http(s) article addresses.
+    seed = panel(at)["seed_card"]
+    assert seed["title"] == hostile.articles[0].title and live_in_app(at) == []
+    # The panel draws its text with textContent (app_views/explore_panel/explore_panel.js): what it gets must be
+    # the text as is, its links only the app's own query strings and http(s) article addresses.
+    assert seed["url"] == "" or seed["url"].startswith(("http://", "https://"))
     for column in grid(at)["columns"]:
         for card in column["cards"]:
             assert card["href"].startswith("?") and "javascript:" not in card["href"].lower()
             assert card["url"] == "" or card["url"].startswith(("http://", "https://"))
     cards(at, "links")[0].click().run()
-    assert [b for b in at.button if b.key.startswith("crumb-")] and live_in_app(at) == []
+    assert len(crumbs(at)) == 2 and live_in_app(at) == []
 
 
 def test_url_seed_k_and_blend_in_the_frames_warnings_and_the_sidebar(app, hostile):
     at = app(corpus="hostile", seed=f"![s]({EVIL}/seed.png) <img src={EVIL}/x> {EVIL}/bare",
              k=f"[k]({EVIL}/k)", blend=f"[b]({EVIL}/b):1")
     assert len(at.warning) == 2 and live_in_app(at) == []
-    # the blend's unknown space names, in the mix's weights (drawn under an article seed's mix, when open)
+    # the blend's unknown space names, kept for other corpora: said under the mix's weights, as text
     at = app(corpus="hostile", seed=hostile.articles[0].title, blend=f"[b]({EVIL}/b):1")
-    at.session_state["mix_weights"] = True
-    at.run()
-    assert any("Kept for other corpora" in c.value for c in at.caption) and live_in_app(at) == []
+    assert panel(at)["mix"]["elsewhere"] == [f"[b]({EVIL}/b)"] and live_in_app(at) == []
 
 
 def test_url_free_text_in_the_heading(app, hostile):
     at = app(corpus="hostile", text=f"![t]({EVIL}/text.png) www.attacker.example `x`")
-    assert at.subheader[0].value.startswith("Free text") and live_in_app(at) == []
+    assert panel(at)["seed_card"]["title"] == f"Free text: “![t]({EVIL}/text.png) www.attacker.example `x`”"
+    assert live_in_app(at) == []
 
 
 def test_maps_hint_legend_seed_label_and_hover(app, hostile):

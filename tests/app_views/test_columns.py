@@ -67,13 +67,13 @@ def test_an_article_seed_gets_the_spaces_of_its_aspects_and_the_mix_third():
     unlabelled = explore_columns(corpus, engine, corpus["p105"], None, 3, blend=mix)
     assert [column.heading for column in unlabelled] == ["Wikipedia links", "generic", "your mix"]
     assert left_out_line(engine, corpus["p105"]) == \
-        "*Person 105* has no country or occupation label, so the country and occupation spaces are left out."
+        "*Person 105* has no country or occupation label, so the country and occupation spaces are left out\\."
     labelled = explore_columns(corpus, engine, corpus["p3"], None, 3)
     assert [column.label for column in labelled] == ["links", "generic", "country", "occupation"]
     assert left_out_line(engine, corpus["p3"]) == ""
     free_text = explore_columns(corpus, engine, None, "a painter", 3)  # free text keeps every space, has no links
     assert [column.label for column in free_text] == ["generic", "country", "occupation"]
-    assert left_out_line(engine, None) == "Links need an article seed, so the Wikipedia links column is left out."
+    assert left_out_line(engine, None) == "Links need an article seed, so the Wikipedia links column is left out\\."
 
 
 def test_every_column_says_what_it_is_and_cards_say_where_else_they_appear():
@@ -129,13 +129,13 @@ def test_explore_names_the_seeds_aspects_without_a_space_and_how_to_train_one():
     corpus = Corpus("mine", articles, Provenance(source="JSONL import of mine.jsonl", date="2026-01-01"))
     engine = fixture_engine(corpus)  # country and occupation spaces, none for industry
     hint = missing_spaces_hint(corpus, engine, corpus.articles[0], where="on the Evaluation page")
-    assert hint.startswith("No space yet for aspect industry. Train one on the Evaluation page, or with ")
+    assert hint.startswith("No space yet for aspect industry\\. Train one on the Evaluation page, or with `")
     assert "--aspects industry" in hint
     assert missing_spaces_hint(corpus, engine, corpus.articles[5]) == ""  # that seed has no industry label
 
 
 def test_the_links_column_and_the_read_link_are_named_after_the_corpus_source():
-    from app_views.card_grid import read_label
+    from app_views.explore_panel.grid import read_label
     from app_views.columns import column_heading
     from explore.corpus.model import Article, Corpus, Provenance
     from explore.query import LINKS

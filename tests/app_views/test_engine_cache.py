@@ -4,7 +4,7 @@ import streamlit as st
 from app_views import corpus_choice, engine_cache
 from explore.corpus.registry import store_corpus
 from explore.settings import spaces_dir
-from tests.app_pages.conftest import engine_opener, fixture_engine
+from tests.app_pages.conftest import engine_opener, fixture_engine, panel
 from tests.fixture_corpora import fixture_corpus
 
 
@@ -61,5 +61,5 @@ def test_a_corpus_encoded_on_its_first_open_opens_in_every_later_session(monkeyp
         at.query_params.update(corpus="fixture", seed="Person 7")
         at.run()
         assert not at.exception, (session, [e.value for e in at.exception])
-        assert at.subheader[0].value == "Person 7"
+        assert panel(at)["seed_card"]["title"] == "Person 7"
     st.cache_resource.clear()
