@@ -1,0 +1,67 @@
+"""The panel's data: the seed's card, the trail, the notes and the mix, as plain values the script draws as text."""
+from app_views.columns import explore_columns
+from app_views.explore_panel.mix_data import mix_data
+from app_views.explore_panel.panel_data import panel_data
+from app_views.explore_panel.seed_card import seed_card_data
+from app_views.explore_panel.trail_data import trail_data
+from app_views.trail import Trail
+from app_views.view_state import ExploreView
+from explore.corpus.model import Article
+from explore.query import Blend
+from tests.app_pages.conftest import fixture_engine
+from tests.fixture_corpora import fixture_corpus
+
+
+def test_the_seed_card_keeps_inferred_labels_apart_and_names_the_site_it_links_to():
+    article = Article("a", "A <b>", "Lead.", description="desc",
+                      aspects={"country": ("France",)}, inferred={"topic": ("People",), "country": ("Spain",)})
+    card = seed_card_data(article)
+    assert card["title"] == "A <b>" and card["description"] == "desc" and card["text"] == "Lead."
+    # an inferred label shows only where the source has none, said so
+    assert card["labels"] == [{"text": "country: France", "inferred": False},
+                              {"text": "topic: People · inferred", "inferred": True}]
+    assert card["url"] == "" and card["read_label"] == ""
+    wiki = seed_card_data(Article("b", "B", "x", url="https://en.wikipedia.org/wiki/B"))
+    assert wiki["read_label"] == "Read “B” on Wikipedia" and wiki["labels"] == []
+
+
+def test_the_trail_marks_each_crumb_and_enables_only_the_steps_there_are():
+    corpus = fixture_corpus()
+    trail = Trail()
+    for seed in ("p1", "p2", "p3"):
+        trail.visit(seed)
+    trail.jump(1)
+    data = trail_data(corpus, trail)
+    assert (data["back"], data["forward"]) == (True, True)
+    assert [(c["title"], c["place"]) for c in data["crumbs"]] == [("Person 1", "behind"), ("Person 2", "here"),
+                                                                  ("Person 3", "ahead")]
+    assert trail_data(corpus, Trail()) == {"back": False, "forward": False, "crumbs": []}
+
+
+def test_the_mix_shows_the_seeds_own_aspects_until_changed_and_keeps_other_corpora_weights():
+    corpus = fixture_corpus()
+    engine = fixture_engine(corpus)
+    seed = corpus["p3"]
+    mix = mix_data(engine, seed, None)
+    assert [s["name"] for s in mix["spaces"] if s["on"]] == ["country", "occupation"]
+    assert mix["links"]["share"] == 0.05 and mix["weights"][0]["name"] == "links"
+    chosen = mix_data(engine, seed, Blend.of({"occupation": 1, "elsewhere": 0.5}))
+    assert [s["name"] for s in chosen["spaces"] if s["on"]] == ["occupation"]
+    assert chosen["elsewhere"] == ["elsewhere"]
+    assert mix_data(engine, None, None)["links"] is None  # free text has no links
+    assert mix_data(None, seed, None) is None
+
+
+def test_the_panel_says_which_columns_are_left_out_and_names_its_seed():
+    corpus = fixture_corpus()
+    engine = fixture_engine(corpus)
+    view = ExploreView(corpus="fixture")
+    view.set_seed("p105")  # no labels
+    seed = view.seed_article(corpus)
+    columns = explore_columns(corpus, engine, seed, None, 3)
+    data = panel_data(corpus, engine, view, seed, columns, lambda article_id: f"?seed={article_id}")
+    assert data["seed"] == data["grid"]["seed"] == "Person 105"
+    assert data["notes"] == [[{"text": "Person 105", "style": "em"},
+                              {"text": " has no country or occupation label, so the country and occupation spaces "
+                                       "are left out.", "style": "plain"}]]
+    assert [c["title"] for c in data["trail"]["crumbs"]] == ["Person 105"]
