@@ -113,7 +113,8 @@ def idle(driver, timeout=WAIT):
 
 
 def subheaders(driver) -> list[str]:
-    return [e.text for e in driver.find_elements("css selector", '[data-testid="stHeading"] h3')]
+    """The page's level-3 headings, the explore panel's seed card title among them."""
+    return [e.text for e in driver.find_elements("css selector", '[data-testid="stHeading"] h3, .an-seed h3')]
 
 
 def shot(driver, name: str) -> Path:
@@ -124,10 +125,18 @@ def shot(driver, name: str) -> Path:
 
 
 def buttons(driver, prefix: str):
-    """The buttons whose widget key starts with `prefix`; for `card-<column>` (a column's query with ':' written
-    '-', e.g. card-aspect-country-), the title links of that column's cards in Explore's card grid."""
+    """The buttons whose widget key starts with `prefix`. Explore's panel draws its own: `card-<column>` (a
+    column's query with ':' written '-', e.g. card-aspect-country-) gives the title links of that column's cards;
+    `back`, `forward`, `crumb-` (every crumb) and `crumb-<n>` the trail's buttons."""
     if prefix.startswith("card-"):
         return card_links(driver, prefix.removeprefix("card-").rstrip("-"))
+    if prefix in ("back", "forward"):
+        steps = driver.find_elements("css selector", ".an-trail .an-step")
+        return steps[:1] if prefix == "back" else steps[1:2]
+    if prefix.startswith("crumb-"):
+        crumbs = driver.find_elements("css selector", ".an-trail .an-crumb")
+        index = prefix.removeprefix("crumb-")
+        return crumbs[int(index):int(index) + 1] if index else crumbs
     return driver.find_elements("css selector", f'[class*="st-key-{prefix}"] button')
 
 

@@ -102,7 +102,7 @@ def test_ten_columns_per_row_stay_readable(server, browser):
     assert min(widths) >= 170, widths  # never squeezed below 11rem: the grid wraps instead
     chips = browser.execute_script("""
         return [...document.querySelectorAll('.an-chip')].map(c => [c.scrollWidth <= c.clientWidth + 1,
-            c.getBoundingClientRect().right <= c.closest('.an-card').getBoundingClientRect().right + 1]);""")
+            c.getBoundingClientRect().right <= c.closest('.an-card, .an-seed').getBoundingClientRect().right + 1]);""")
     assert chips and all(fits and inside for fits, inside in chips), chips
     shot(browser, "reading_ten_per_row.png")
 
