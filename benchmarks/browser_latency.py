@@ -7,7 +7,8 @@ shipped .streamlit/config.toml; the minimal page, benchmarks/minimal_page.py, wi
 driven by Debian's headless Chromium, in interleaved rounds after a warm-up. "Settled"/"interactive" is
 measured inside the page, on every animation frame: Streamlit's script state is notRunning, no element is
 stale (greyed) and no skeleton is left, and the controls a reader needs next are present and enabled — the
-search box, the k slider and every card's title link on Explore; all 20 buttons on the minimal page. Rows:
+search box, the k slider, the trail's buttons, the mix's pills and every card's title link on Explore; all 20
+buttons on the minimal page. Rows:
 - click a card title → the new seed's page settled (minimal page: a button click → its rerun settled);
 - open /?seed=… on a warm server → every widget interactive (minimal: open the page);
 - server CPU seconds for one page view (the server process's own CPU time from asking to settled + 1 s).
@@ -42,8 +43,10 @@ window.__anSettled = function (kind, wanted) {
   const titles = document.querySelectorAll('a.an-title');
   const seed = document.querySelector('.an-seed h3');
   const grid = document.querySelector('.an-grid');  // the cards drawn are the new seed's, not the last one's
+  const back = document.querySelector('.an-trail .an-step');  // the panel's own controls: the trail and the mix
+  const pills = document.querySelectorAll('.an-pill');
   return !!search && !search.disabled && !!slider && titles.length >= 5 && !!seed && seed.textContent.trim() === wanted
-    && !!grid && grid.dataset.seed === wanted;
+    && !!grid && grid.dataset.seed === wanted && !!back && pills.length > 0;
 };
 window.__anWait = function (kind, wanted, start, done) {
   function tick() {
@@ -145,7 +148,7 @@ def run(quick: bool = False) -> list[Row]:
             statistics.median(s["ours_open"]), statistics.median(s["minimal_open"]), "s",
             "minimal page: open → 20 buttons interactive",
             spread=f"ours {_spread(s['ours_open'])}; minimal {_spread(s['minimal_open'])}",
-            notes=f"{notes}; interactive = search box, k slider and every card's title link present"),
+            notes=f"{notes}; interactive = search box, k slider, trail, mix pills and every card's title link present"),
         Row("browser", "server CPU for one page view (target < 0.15 s)",
             statistics.median(s["ours_cpu"]), statistics.median(s["minimal_cpu"]), "s",
             "minimal page: server CPU for one view",
