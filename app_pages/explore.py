@@ -18,7 +18,7 @@ from app_views.explore_panel.panel_data import panel_data
 from app_views.markdown import escape_markdown
 from app_views.mix import shown_mix
 from app_views.view_session import explore_view, write_url
-from app_views.view_widgets import per_row_slider, seed_picker
+from app_views.view_widgets import seed_picker
 from explore.corpus.model import Corpus
 from explore.neighbours import Neighbourhood
 
@@ -48,6 +48,5 @@ st.title("Explore")
 for left_out in (engine.left_out if engine is not None else ()):  # the reason (with server paths) is in the log
     st.warning(f"The space *{escape_markdown(left_out)}* is left out: its files are damaged. The server log "
                "names the file and how to restore it.")
-per_row_slider()
 seed_picker(corpus)
 seed_area(corpus, engine, engine_problem)

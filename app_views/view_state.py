@@ -16,6 +16,7 @@ from explore.query import Blend
 
 DEFAULT_CORPUS = "vital"
 DEFAULT_PER_ROW = 4  # columns wide enough for a card's labels and its similarity bar at 1600 px
+PER_ROW_RANGE = (2, 10)  # the panel's "Columns per row" choices
 MAX_WEIGHT = 1.0  # the blend sliders' range is 0..MAX_WEIGHT
 CORPUS_PARAM = "corpus"  # kept in the URL by the corpus picker, not by the view's seed/k/blend mirror
 

@@ -1,5 +1,5 @@
-"""Streamlit widgets over the session's ExploreView: the seed picker, k and columns per row (the trail and the mix
-are drawn by the explore panel, app_views/explore_panel).
+"""Streamlit widgets over the session's ExploreView: the seed picker and k (the trail, the mix and the columns per
+row are drawn by the explore panel, app_views/explore_panel).
 
 Each widget is drawn from the view and writes back to it in its callback, so the view (not the
 widget) holds the value: Streamlit forgets a widget's state on pages that do not draw it.
@@ -22,7 +22,6 @@ SEED_TEXT_KEY = "seed_text_input"
 SUGGESTION_PREFIX = "suggestion-"  # + article id
 AS_TEXT_KEY = "suggestion-as-text"
 K_KEY = "k"
-PER_ROW_KEY = "columns_per_row"
 
 
 # --- the seed ---------------------------------------------------------------------------------------
@@ -102,7 +101,7 @@ def _title_search(corpus: Corpus, prompt: str = SEARCH_LABEL) -> None:
             st.rerun()
 
 
-# --- k and layout (sidebar) -------------------------------------------------------------------------
+# --- k (sidebar) -------------------------------------------------------------------------------------
 
 
 def k_slider() -> None:
@@ -113,12 +112,3 @@ def k_slider() -> None:
 
 def _k_moved() -> None:
     explore_view().k = st.session_state[K_KEY]
-
-
-def per_row_slider() -> None:
-    st.session_state[PER_ROW_KEY] = explore_view().per_row
-    st.sidebar.slider("Columns per row", 2, 10, key=PER_ROW_KEY, on_change=_per_row_moved)
-
-
-def _per_row_moved() -> None:
-    explore_view().per_row = st.session_state[PER_ROW_KEY]

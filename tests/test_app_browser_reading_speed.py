@@ -11,6 +11,7 @@ import sys
 import time
 
 import pytest
+from selenium.webdriver.support.ui import Select
 
 from tests.browser import (REPO, buttons, card_links, chromium, column_headings, grid_seed, idle, shot, streamlit_server,
                            wait)
@@ -89,10 +90,7 @@ def test_a_title_is_a_link_with_the_articles_own_address(server, browser):
 def test_ten_columns_per_row_stay_readable(server, browser):
     _open(browser, f"{server}/?seed=Marie+Curie", "Marie Curie")
     browser.execute_script("window.scrollTo(0, 0);")
-    slider = browser.find_element("css selector", '[class*="st-key-columns_per_row"] input')
-    for _ in range(6):
-        slider.send_keys("\ue014")  # arrow right: 4 -> 10 columns per row
-        time.sleep(0.3)
+    Select(browser.find_element("css selector", ".an-per-row select")).select_by_value("10")
     idle(browser)
     wait(browser, lambda d: d.execute_script(
         "return getComputedStyle(document.querySelector('.an-columns')).getPropertyValue('--per-row')") == "10",

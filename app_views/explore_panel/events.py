@@ -1,6 +1,7 @@
 """What a reader does in the explore panel, as typed events, and what each does to their view.
 
-The panel's script sends one of three triggers (a card picked, a step along the trail, a change to the mix)
+The panel's script sends one of four triggers (a card picked, a step along the trail, a change to the mix, the
+columns per row)
 with a JSON value; `parse_event` turns it into one of the event types below, or None for anything malformed
 (the page ignores it and logs it), and `apply_event` changes the view. Streamlit-free, so tests drive the
 same code the page's callback runs.
@@ -14,12 +15,12 @@ from typing import Union
 
 from app_views.explore_panel.mix_data import weight_names
 from app_views.mix import shown_mix, with_links_share, with_spaces
-from app_views.view_state import MAX_WEIGHT, ExploreView
+from app_views.view_state import MAX_WEIGHT, PER_ROW_RANGE, ExploreView
 from explore.corpus.model import Article, Corpus
 from explore.neighbours import Neighbourhood
 
-PICK, NAV, MIX = "pick", "nav", "mix"  # the panel's triggers (explore_panel.js sends these names)
-TRIGGERS = (PICK, NAV, MIX)
+PICK, NAV, MIX, LAYOUT = "pick", "nav", "mix", "layout"  # the panel's triggers (explore_panel.js sends these)
+TRIGGERS = (PICK, NAV, MIX, LAYOUT)
 log = logging.getLogger("aspectnav.explore_panel")
 
 
@@ -63,7 +64,13 @@ class Weight:
     value: float
 
 
-PanelEvent = Union[Pick, Back, Forward, Jump, MixSpaces, LinksShare, Weight]
+@dataclass(frozen=True)
+class PerRow:
+    """Columns per row chosen (the panel has already laid them out; the view keeps it for the next page run)."""
+    columns: int
+
+
+PanelEvent = Union[Pick, Back, Forward, Jump, MixSpaces, LinksShare, Weight, PerRow]
 
 
 def _number(value: object) -> float | None:
@@ -92,6 +99,8 @@ def parse_event(trigger: str, value: object) -> PanelEvent | None:
         weight = _number(value.get("value"))
         if isinstance(value.get("weight"), str) and weight is not None:
             return Weight(value["weight"], min(max(weight, 0.0), MAX_WEIGHT))
+    if trigger == LAYOUT and isinstance(value, int) and not isinstance(value, bool):
+        return PerRow(min(max(value, PER_ROW_RANGE[0]), PER_ROW_RANGE[1]))
     log.warning("Ignored a panel event the page does not send: %s=%r", trigger, value)
     return None
 
@@ -110,6 +119,8 @@ def apply_event(view: ExploreView, corpus: Corpus, engine: Neighbourhood | None,
     elif isinstance(event, Jump):
         if event.index < len(view.trail.seeds):
             view.jump(event.index)
+    elif isinstance(event, PerRow):
+        view.per_row = event.columns
     elif engine is not None:
         mix = shown_mix(engine, seed, view.blend)
         if isinstance(event, MixSpaces):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from app_views.columns import Column
+from app_views.view_state import PER_ROW_RANGE
 from explore.corpus.model import is_web_address, site_name
 from explore.query import Kind
 
@@ -33,6 +34,7 @@ def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str
     return {
         "seed": seed,
         "per_row": int(per_row),
+        "per_row_range": list(PER_ROW_RANGE),
         "first": order[0] if order else None,
         "chooser_order": order,
         "columns": [{

@@ -142,7 +142,7 @@ def test_k_and_blend_survive_a_visit_to_maps(app):
     at = app(seed="Person 3")
     at.sidebar.slider(key="k").set_value(8).run()
     panel_event(at, "mix", {"weight": "country", "value": 0.5}).run()
-    at.sidebar.slider(key="columns_per_row").set_value(3).run()
+    panel_event(at, "layout", 3).run()
     at.switch_page("app_pages/maps.py").run()
     at.run()  # a second rerun on Maps, which draws k but no blend sliders
     assert at.sidebar.slider(key="k").value == 8
@@ -150,7 +150,7 @@ def test_k_and_blend_survive_a_visit_to_maps(app):
     assert at.query_params["k"] == "8" and at.query_params["blend"] == "links:0.05,country:0.5,occupation:0.47"
     at.switch_page("app_pages/explore.py").run()
     assert at.sidebar.slider(key="k").value == 8 and mix_weights(at)["country"] == 0.5
-    assert at.sidebar.slider(key="columns_per_row").value == 3
+    assert grid(at)["per_row"] == 3
     assert len(cards(at, "generic")) == 8
 
 
