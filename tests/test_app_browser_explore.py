@@ -99,3 +99,45 @@ def test_a_free_text_seed_keeps_every_space(server, browser):
     _scroll_to(browser, "Your mix: pick the spaces that matter?", "div")  # "?": the label's help mark
     time.sleep(0.5)
     shot(browser, "explore_free_text.png")
+
+
+def _blend(driver) -> str:
+    from urllib.parse import parse_qs, urlparse
+
+    return parse_qs(urlparse(driver.current_url).query).get("blend", [""])[0]
+
+
+def _mix_description(driver) -> str:
+    column = driver.find_element("css selector", '.an-col[data-column^="blend:"]')
+    return column.find_element("css selector", ".an-desc").text
+
+
+def test_the_mix_is_changed_in_the_panel_and_reranks_its_column(server, browser):
+    """The pills, the links share and one weight are the panel's own controls: each change reaches the server,
+    re-ranks *your mix* and is written to the URL."""
+    _open(browser, f"{server}/?seed=Marie+Curie")
+    pressed = lambda d: [p.text for p in d.find_elements("css selector", '.an-pill[aria-pressed="true"]')]
+    assert pressed(browser) == ["country", "occupation", "topic"]
+    next(p for p in browser.find_elements("css selector", ".an-pill") if p.text == "topic").click()
+    wait(browser, lambda d: _blend(d) == "links:0.05,country:0.48,occupation:0.48", message="the mix without topic in the URL")
+    idle(browser)
+    assert pressed(browser) == ["country", "occupation"]
+    described = _mix_description(browser)
+    assert described.startswith("Your mix: 5% linked from this article + ") and "topic" not in described
+    # the links share: a range input, sent when released
+    browser.execute_script("""const r = document.querySelector('.an-links input[type=range]');
+        r.value = '0.5'; r.dispatchEvent(new Event('input')); r.dispatchEvent(new Event('change'));""")
+    wait(browser, lambda d: _blend(d).startswith("links:0.5,"), message="links at half in the URL")
+    idle(browser)
+    assert _mix_description(browser).startswith("Your mix: 50% linked from this article")
+    # one weight, in the folded-away weights (they stay open across the rerun)
+    browser.find_element("css selector", ".an-weights summary").click()
+    weight = next(row for row in browser.find_elements("css selector", ".an-weight")
+                  if row.find_element("css selector", ".an-range-label").text == "union")
+    browser.execute_script("""const r = arguments[0].querySelector('input');
+        r.value = '0.4'; r.dispatchEvent(new Event('input')); r.dispatchEvent(new Event('change'));""", weight)
+    wait(browser, lambda d: "union:0.4" in _blend(d), message="the union weight in the URL")
+    idle(browser)
+    assert browser.find_element("css selector", ".an-weights").get_attribute("open") is not None
+    assert "union" in pressed(browser)
+    shot(browser, "explore_mix_changed.png")
