@@ -23,6 +23,15 @@ function button(className, text, onClick, enabled = true) {
   return node;
 }
 
+function readLink(data) {
+  // The article on its own site, in a new tab (the server sends only http(s) addresses).
+  const read = el("a", "an-read", data.read_label);
+  read.href = data.url;
+  read.target = "_blank";
+  read.rel = "noopener noreferrer";
+  return read;
+}
+
 function scrollToTop() {
   // Streamlit scrolls its main pane, not the window. Only a pane that is scrolled is moved: scrolling one that is
   // already at the top still costs a layout of the whole page, for nothing.
@@ -73,13 +82,7 @@ function seedCard(data) {
     box.appendChild(chips);
   }
   if (data.text) box.appendChild(el("p", "an-seed-text", data.text));
-  if (data.url) {
-    const read = el("a", "an-read", data.read_label);
-    read.href = data.url;
-    read.target = "_blank";
-    read.rel = "noopener noreferrer";
-    box.appendChild(read);
-  }
+  if (data.url) box.appendChild(readLink(data));
   return box;
 }
 
@@ -191,13 +194,7 @@ function card(data, column, send) {
   }
   const foot = el("div", "an-foot");
   foot.appendChild(el("span", "an-also", data.also_in.length ? `also in: ${data.also_in.join(", ")}` : ""));
-  if (data.url) {
-    const read = el("a", "an-read", data.read_label);
-    read.href = data.url;
-    read.target = "_blank";
-    read.rel = "noopener noreferrer";
-    foot.appendChild(read);
-  }
+  if (data.url) foot.appendChild(readLink(data));
   box.appendChild(foot);
   return box;
 }
