@@ -1,7 +1,8 @@
 """AspectNav's frame: declares the pages and draws what they share before the chosen page runs.
 
 Chrome drawn here keeps its widget state across pages: the corpus picker and the Wikipedia credit
-(every page), and on the seed pages (Explore, Maps) the URL's seed/k/blend and the k slider. Each
+(every page), and on the seed pages (Explore, Maps) the URL's seed/k/blend. k itself is the view's: Explore
+chooses it in its panel, Maps with a slider. Each
 page is a thin view over explore/, training/ and study/; the per-user state is one ExploreView
 (app_views/view_state.py). With ASPECTNAV_STUDY_ONLY=1 an instance serves a user study:
 participants see the study pages and the credit only — nothing that would reveal the sources.
@@ -14,7 +15,6 @@ from app_views.corpus_choice import corpus_picker, study_corpus, wikipedia_credi
 from app_views.markdown import escape_markdown
 from app_views.url_state import MAP_PARAMS
 from app_views.view_session import adopt_url, write_url
-from app_views.view_widgets import k_slider
 from explore.errors import AspectNavError, storage_error
 from study.instance_settings import study_only
 
@@ -51,7 +51,6 @@ def draw_page() -> None:
             for problem in adopt_url(corpus):  # before any widget is drawn from the view
                 st.warning(escape_markdown(problem))
             write_url(corpus, keep=MAP_PARAMS if page == maps_page else ())
-            k_slider()
     else:  # the study pages show the study's corpus, whatever the picker chose
         wikipedia_credit(study_corpus())
     page.run()

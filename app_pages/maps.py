@@ -18,7 +18,7 @@ from app_views.figures import (colour_map, is_area_selection, map_figure, select
 from app_views.markdown import code_span, escape_markdown
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
-from app_views.view_widgets import seed_picker
+from app_views.view_widgets import k_slider, seed_picker
 from explore.commands import build_space_command
 from explore.errors import AspectNavError
 from explore.map_neighbours import map_neighbours
@@ -202,6 +202,7 @@ if not names:
              f"{code_span(build_space_command(corpus.name))}.")
     st.stop()
 
+k_slider()
 seed_picker(corpus, prompt="Find an article on the maps: type a title (typos, accents and case are fine)")
 seed = view.seed_article(corpus)
 seed_id = seed.id if seed else None

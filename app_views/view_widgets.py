@@ -105,9 +105,9 @@ def _title_search(corpus: Corpus, prompt: str = SEARCH_LABEL) -> None:
 
 
 def k_slider() -> None:
-    """Cards per column on Explore, neighbours marked on Maps."""
+    """Neighbours marked on Maps (Explore's panel chooses the same k as cards per column)."""
     st.session_state[K_KEY] = explore_view().k
-    st.sidebar.slider("Cards per column (k)", 1, MAX_K, key=K_KEY, on_change=_k_moved)
+    st.sidebar.slider("Neighbours marked (k)", 1, MAX_K, key=K_KEY, on_change=_k_moved)
 
 
 def _k_moved() -> None:

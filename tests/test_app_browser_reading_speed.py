@@ -103,6 +103,12 @@ def test_ten_columns_per_row_stay_readable(server, browser):
             c.getBoundingClientRect().right <= c.closest('.an-card, .an-seed').getBoundingClientRect().right + 1]);""")
     assert chips and all(fits and inside for fits, inside in chips), chips
     shot(browser, "reading_ten_per_row.png")
+    # cards per column sit beside it: the server ranks again, and the URL keeps it
+    Select(browser.find_element("css selector", ".an-k select")).select_by_value("3")
+    wait(browser, lambda d: len(card_links(d, "generic")) == 3 and "k=3" in d.current_url, message="3 cards per column")
+    idle(browser)
+    assert browser.execute_script(
+        "return getComputedStyle(document.querySelector('.an-columns')).getPropertyValue('--per-row')") == "10"
 
 
 def test_on_a_phone_one_column_at_a_time_your_mix_first(server, tmp_path):

@@ -1,7 +1,7 @@
 """What a reader does in the explore panel, as typed events, and what each does to their view.
 
 The panel's script sends one of four triggers (a card picked, a step along the trail, a change to the mix, the
-columns per row)
+cards per column or columns per row)
 with a JSON value; `parse_event` turns it into one of the event types below, or None for anything malformed
 (the page ignores it and logs it), and `apply_event` changes the view. Streamlit-free, so tests drive the
 same code the page's callback runs.
@@ -15,6 +15,7 @@ from typing import Union
 
 from app_views.explore_panel.mix_data import weight_names
 from app_views.mix import shown_mix, with_links_share, with_spaces
+from app_views.url_state import MAX_K
 from app_views.view_state import MAX_WEIGHT, PER_ROW_RANGE, ExploreView
 from explore.corpus.model import Article, Corpus
 from explore.neighbours import Neighbourhood
@@ -70,7 +71,13 @@ class PerRow:
     columns: int
 
 
-PanelEvent = Union[Pick, Back, Forward, Jump, MixSpaces, LinksShare, Weight, PerRow]
+@dataclass(frozen=True)
+class CardsPerColumn:
+    """k chosen: each column shows this many cards (Maps marks as many neighbours)."""
+    k: int
+
+
+PanelEvent = Union[Pick, Back, Forward, Jump, MixSpaces, LinksShare, Weight, PerRow, CardsPerColumn]
 
 
 def _number(value: object) -> float | None:
@@ -99,8 +106,13 @@ def parse_event(trigger: str, value: object) -> PanelEvent | None:
         weight = _number(value.get("value"))
         if isinstance(value.get("weight"), str) and weight is not None:
             return Weight(value["weight"], min(max(weight, 0.0), MAX_WEIGHT))
-    if trigger == LAYOUT and isinstance(value, int) and not isinstance(value, bool):
-        return PerRow(min(max(value, PER_ROW_RANGE[0]), PER_ROW_RANGE[1]))
+    if trigger == LAYOUT and isinstance(value, dict) and len(value) == 1:
+        (what, number), = value.items()
+        if isinstance(number, int) and not isinstance(number, bool):
+            if what == "per_row":
+                return PerRow(min(max(number, PER_ROW_RANGE[0]), PER_ROW_RANGE[1]))
+            if what == "k":
+                return CardsPerColumn(min(max(number, 1), MAX_K))
     log.warning("Ignored a panel event the page does not send: %s=%r", trigger, value)
     return None
 
@@ -121,6 +133,8 @@ def apply_event(view: ExploreView, corpus: Corpus, engine: Neighbourhood | None,
             view.jump(event.index)
     elif isinstance(event, PerRow):
         view.per_row = event.columns
+    elif isinstance(event, CardsPerColumn):
+        view.k = event.k
     elif engine is not None:
         mix = shown_mix(engine, seed, view.blend)
         if isinstance(event, MixSpaces):

@@ -1,7 +1,7 @@
 // AspectNav's explore panel as one element: the trail, the seed's card, the mix and every column and card, drawn
 // from plain data with textContent only (corpus text never becomes markup). What the reader does goes back as one
 // of four triggers: "pick" (a card's title), "nav" (back, forward or a crumb's index), "mix" (pills, links share or
-// one weight) and "layout" (columns per row). A card's title is a real link (the article's Explore address), so a middle click opens a tab.
+// one weight) and "layout" (cards per column or columns per row). A card's title is a real link (the article's Explore address), so a middle click opens a tab.
 
 // Kept across reruns of the page (this module stays loaded): the column a narrow screen shows, and whether the
 // reader opened the weights.
@@ -199,6 +199,20 @@ function card(data, column, send) {
   return box;
 }
 
+function numberChoice(label, [fewest, most], chosen, className, onChange) {
+  const box = el("label", className, label);
+  const select = el("select");
+  for (let n = fewest; n <= most; n++) {
+    const option = el("option", "", String(n));
+    option.value = String(n);
+    option.selected = n === chosen;
+    select.appendChild(option);
+  }
+  select.addEventListener("change", () => onChange(Number(select.value)));
+  box.appendChild(select);
+  return box;
+}
+
 function grid(data, send) {
   const root = el("div", "an-grid");
   root.dataset.seed = data.seed || "";
@@ -220,23 +234,15 @@ function grid(data, send) {
 
   const boxes = el("div", "an-columns");
   boxes.style.setProperty("--per-row", String(data.per_row || 4));
-  // Columns per row: laid out at once here (a CSS variable), then kept in the reader's view by the server.
-  const perRow = el("label", "an-per-row", "Columns per row ");
-  const rowSelect = el("select");
-  const [fewest, most] = data.per_row_range || [2, 10];
-  for (let n = fewest; n <= most; n++) {
-    const option = el("option", "", String(n));
-    option.value = String(n);
-    option.selected = n === data.per_row;
-    rowSelect.appendChild(option);
-  }
-  rowSelect.addEventListener("change", () => {
-    boxes.style.setProperty("--per-row", rowSelect.value);
-    send("layout", Number(rowSelect.value));
+  // Cards per column (the server ranks again) and columns per row (laid out at once here, a CSS variable, then
+  // kept in the reader's view by the server).
+  const cardsPer = numberChoice("Cards per column ", data.k_range || [1, 50], data.k, "an-k", (k) => send("layout", { k }));
+  const perRow = numberChoice("Columns per row ", data.per_row_range || [2, 10], data.per_row, "an-per-row", (n) => {
+    boxes.style.setProperty("--per-row", String(n));
+    send("layout", { per_row: n });
   });
-  perRow.appendChild(rowSelect);
   const bar = el("div", "an-grid-bar");
-  bar.append(chooser, perRow);
+  bar.append(chooser, cardsPer, perRow);
   for (const column of columns) {
     const box = el("div", "an-col" + (column.key === chosenColumn ? " an-active" : ""));
     box.dataset.column = column.key;

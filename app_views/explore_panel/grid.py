@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from app_views.columns import Column
+from app_views.url_state import MAX_K
 from app_views.view_state import PER_ROW_RANGE
 from explore.corpus.model import is_web_address, site_name
 from explore.query import Kind
@@ -26,15 +27,18 @@ def chooser_order(columns: Sequence[Column]) -> list[str]:
     return mixes + [key for key in keys if key not in mixes]
 
 
-def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str], seed: str = "") -> dict:
+def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str], seed: str = "", k: int = 5) -> dict:
     """What explore_panel.js draws as the columns: each column's heading, description, note and cards.
     `href(article_id)` is the Explore address of an article as the seed (a query string); `seed` names the seed
-    (its title, or the free text), kept on the grid so a test or benchmark knows which seed the cards belong to."""
+    (its title, or the free text), kept on the grid so a test or benchmark knows which seed the cards belong to;
+    `k` the cards per column asked for (a column may have fewer)."""
     order = chooser_order(columns)
     return {
         "seed": seed,
         "per_row": int(per_row),
         "per_row_range": list(PER_ROW_RANGE),
+        "k": int(k),
+        "k_range": [1, MAX_K],
         "first": order[0] if order else None,
         "chooser_order": order,
         "columns": [{

@@ -39,5 +39,5 @@ def panel_data(corpus: Corpus, engine: Neighbourhood | None, view: ExploreView, 
         "trail": trail_data(corpus, view.trail),
         "notes": panel_notes(corpus, engine, seed),
         "mix": mix_data(engine, seed, view.blend),
-        "grid": grid_data(columns, view.per_row, href, name),
+        "grid": grid_data(columns, view.per_row, href, name, view.k),
     }

@@ -2,8 +2,8 @@
 reader's view as the matching control did (fixture corpus and engine, no Streamlit)."""
 import pytest
 
-from app_views.explore_panel.events import (Back, Forward, Jump, LinksShare, MixSpaces, PerRow, Pick, Weight,
-                                            apply_event, parse_event)
+from app_views.explore_panel.events import (Back, CardsPerColumn, Forward, Jump, LinksShare, MixSpaces, PerRow, Pick,
+                                            Weight, apply_event, parse_event)
 from app_views.view_state import ExploreView
 from tests.app_pages.conftest import fixture_engine
 from tests.fixture_corpora import fixture_corpus
@@ -19,8 +19,10 @@ from tests.fixture_corpora import fixture_corpus
     ("mix", {"links": 7}, LinksShare(1.0)),  # clamped to the slider's range
     ("mix", {"weight": "country", "value": 0.3}, Weight("country", 0.3)),
     ("mix", {"weight": "country", "value": -1}, Weight("country", 0.0)),
-    ("layout", 6, PerRow(6)),
-    ("layout", 40, PerRow(10)),  # the choices run from 2 to 10
+    ("layout", {"per_row": 6}, PerRow(6)),
+    ("layout", {"per_row": 40}, PerRow(10)),  # the choices run from 2 to 10
+    ("layout", {"k": 8}, CardsPerColumn(8)),
+    ("layout", {"k": 0}, CardsPerColumn(1)),
 ])
 def test_what_the_panel_sends_becomes_one_typed_event(trigger, value, event):
     assert parse_event(trigger, value) == event
@@ -29,7 +31,8 @@ def test_what_the_panel_sends_becomes_one_typed_event(trigger, value, event):
 @pytest.mark.parametrize("trigger, value", [
     ("pick", ""), ("pick", 3), ("nav", "up"), ("nav", -1), ("nav", True), ("mix", {"spaces": [1]}),
     ("mix", {"links": "0.5"}), ("mix", {"links": float("nan")}), ("mix", {"weight": "country"}), ("mix", []),
-    ("other", "p7"), ("pick", None), ("layout", "6"), ("layout", True),
+    ("other", "p7"), ("pick", None), ("layout", 6), ("layout", {"per_row": "6"}), ("layout", {"k": True}),
+    ("layout", {"k": 3, "per_row": 3}), ("layout", {"rows": 3}),
 ])
 def test_anything_else_is_refused(trigger, value):
     assert parse_event(trigger, value) is None
@@ -52,7 +55,8 @@ def test_picks_and_steps_move_along_the_trail(fixture):
     apply_event(view, corpus, engine, None, Back())
     assert view.seed_id == "p7"
     apply_event(view, corpus, engine, None, PerRow(7))
-    assert view.per_row == 7
+    apply_event(view, corpus, engine, None, CardsPerColumn(9))
+    assert (view.per_row, view.k) == (7, 9)
     for ignored in (Pick("no-such-article"), Jump(12)):  # a stale page's click changes nothing
         apply_event(view, corpus, engine, None, ignored)
         assert view.seed_id == "p7" and view.trail.seeds == ["p7", "p8", "p9"]
