@@ -121,3 +121,26 @@ def test_no_dead_ends(server, browser):
     time.sleep(0.5)
     assert crumbs(driver) == ["Marie Curie", "Pelé", title]  # the forward part was replaced
     assert not buttons(driver, "forward")[0].is_enabled()
+
+
+def test_the_browsers_back_and_forward_follow_the_seed(server, browser):
+    """A card click is a new address in the browser's history: its Back and Forward buttons go to the seed before and
+    after, as the trail's do (the URL is the view, so a shared or reloaded address shows the same seed)."""
+    driver = browser
+    driver.get(f"{server}/?seed=Marie+Curie")
+    wait(driver, lambda d: "Marie Curie" in subheaders(d) and len(buttons(d, "card-generic-")) >= 3,
+         message="Marie Curie's columns")
+    idle(driver)
+    neighbour = buttons(driver, "card-generic-")[1]
+    title = neighbour.text.strip()
+    neighbour.click()
+    wait(driver, lambda d: title in subheaders(d) and "Marie+Curie" not in d.current_url, message=f"reseeded to {title}")
+    idle(driver)
+    driver.back()
+    wait(driver, lambda d: "Marie Curie" in subheaders(d) and "seed=Marie+Curie" in d.current_url,
+         message="the browser's Back: Marie Curie again")
+    idle(driver)
+    driver.forward()
+    wait(driver, lambda d: title in subheaders(d), message=f"the browser's Forward: {title} again")
+    idle(driver)
+    assert "Marie+Curie" not in driver.current_url
