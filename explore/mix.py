@@ -18,6 +18,9 @@ from explore.ranking import LINKS_COMPONENT
 # corpus pool), and 0.05 is the largest share that costs under 1% of the best in both pools; it still
 # brings the seed's links into the column (Links@10 0.077 against 0.043 without).
 DEFAULT_LINKS_SHARE = 0.05
+# Generic similarity's share of the rest: the mix is relevant first (explore/relevant_first.py), and the share was
+# chosen with the links share on judged seeds by the column score (docs/training.md, "Relevant first").
+DEFAULT_GENERIC_SHARE = 0.6
 
 
 def has_links(engine: Neighbourhood) -> bool:
@@ -45,12 +48,26 @@ def compose(names: Sequence[str], links_share: float) -> Blend | None:
     return Blend.of(weights) if weights else None
 
 
-def default_mix(engine: Neighbourhood, seed: Article | None,
-                links_share: float = DEFAULT_LINKS_SHARE) -> Blend | None:
-    """The seed's own aspect spaces (generic when it has none), plus its links at `links_share` when it
-    has some; nothing for a free-text seed, which has neither labels nor links."""
+def generic_space_name(engine: Neighbourhood) -> str | None:
+    return next((name for name, space in engine.spaces.items() if space.kind == "generic"), None)
+
+
+def default_mix(engine: Neighbourhood, seed: Article | None, links_share: float = DEFAULT_LINKS_SHARE,
+                generic_share: float = DEFAULT_GENERIC_SHARE) -> Blend | None:
+    """The seed's own aspect spaces equally, generic at `generic_share` of what the links leave (all of it when the
+    seed has no aspect space), plus its links at `links_share` when it has some; nothing for a free-text seed,
+    which has neither labels nor links."""
     if seed is None or not engine.spaces:
         return None
-    names = seed_aspect_spaces(engine, seed) or [name for name in engine.spaces if engine.spaces[name].kind == "generic"]
+    names = seed_aspect_spaces(engine, seed)
+    generic = generic_space_name(engine)
     linked = has_links(engine) and any(i in engine.corpus and i != seed.id for i in seed.links)
-    return compose(names, links_share if linked else 0.0)
+    share = links_share if linked else 0.0
+    if not names or generic is None or not generic_share:
+        return compose(names or ([generic] if generic else []), share)
+    rest = 1 - share
+    weights = {LINKS_COMPONENT: round(share, 2)} if share else {}
+    weights |= {name: round(rest * (1 - generic_share) / len(names), 2) for name in names}
+    weights[generic] = round(rest * generic_share, 2)
+    weights = {name: weight for name, weight in weights.items() if weight > 0}
+    return Blend.of(weights) if weights else None

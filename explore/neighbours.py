@@ -18,6 +18,7 @@ from explore.errors import AspectNavError, InvalidQueryError, UnknownSpaceError
 from explore.links_column import SeedLinks, links_are_ranked, links_description, seed_links
 from explore.query import LINKS, SPACE_KINDS, Blend, Kind, Query
 from explore.ranking import LINKS_COMPONENT, ranked_rows
+from explore.relevant_first import RelevantFirst, pool_scores, relevant_pool, shared_share
 from explore.spaces.space import Space
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
@@ -26,6 +27,8 @@ if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space enc
 TEXT_CACHE_SIZE = 64
 SEED_CACHE_SIZE = 1024  # (seed, query, k) answers: ~10 columns for each of the last ~100 seeds
 LABELLED_KINDS = (Kind.ASPECT.value, Kind.UNION.value, Kind.INTERSECTION.value)  # spaces trained on labels
+TOP_CHECKED = 5  # the cards a reader sees first: a column must share its aspect among them to be drawn
+FEW_SHARED = 2  # fewer of them sharing the column's aspect: the column is not drawn (spaces_not_worth_drawing)
 READING_ORDER = (Kind.LINKS, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION, Kind.SPACE, Kind.BLEND)
 
 
@@ -51,8 +54,11 @@ class Neighbourhood:
     ask `neighbours(seed, query, k)` or `neighbours_for_text(text, query, k)`; a query is a `Query`
     or its spelling (`"aspect:country"`, `"blend:occupation:0.7,country:0.3"`)."""
 
-    def __init__(self, corpus: Corpus, spaces: Mapping[str, Space] | Iterable[Space]):
+    def __init__(self, corpus: Corpus, spaces: Mapping[str, Space] | Iterable[Space],
+                 relevant_first: RelevantFirst | None = RelevantFirst()):
         self.corpus = corpus
+        # how labelled columns and mixes are served (explore/relevant_first.py); None serves every space as it is
+        self.relevant_first = relevant_first
         items = spaces.values() if isinstance(spaces, Mapping) else spaces
         self.spaces: dict[str, Space] = {space.name: space for space in items}
         self.left_out: dict[str, str] = {}  # spaces `open` could not open (damaged), and why
@@ -137,14 +143,37 @@ class Neighbourhood:
         return [self._neighbour(self.corpus.articles[r].id, round(float(s), 6), article) for r, s in zip(rows, scores)]
 
     def _ranked_seed_rows(self, seed_row: int, query: Query, k: int) -> tuple[np.ndarray, np.ndarray]:
-        rows, scores = self.ranked_rows(query, seed_row, k)
+        rows, scores = self.served_rows(query, seed_row, k)
         rows.flags.writeable = scores.flags.writeable = False  # shared by every caller of the cache
         return rows, scores
+
+    def served_rows(self, query: "Query | str", seed_row: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """What a column shows for the article at `seed_row`: a labelled column or a mix relevant first (its
+        candidates related to the seed at all, explore/relevant_first.py), any other query as `ranked_rows`."""
+        query = Query.parse(query)
+        generic = self._generic_space()
+        policy = self.relevant_first
+        mix = self.resolve(query)
+        if policy is None or generic is None or not policy.serves(query.kind) or set(mix) == {LINKS_COMPONENT}:
+            return self.ranked_rows(query, seed_row, k)  # a links-only mix has no similarity to rank a pool by
+        mix = policy.served_mix(query.kind, mix, generic.name)
+        seed = self.corpus.articles[seed_row]
+        linked = self.linked_rows(seed)
+        nearest = generic.nearest(generic.vector(seed_row), policy.serving[query.kind].pool_size + 1)[0]
+        pool = relevant_pool(nearest, linked, seed_row)
+        candidates = [self.corpus.articles[row] for row in pool]
+        shared = {name: shared_share(seed, candidates, self.spaces[name].aspects if self.spaces[name].kind in
+                                     LABELLED_KINDS else ()) for name in mix if name != LINKS_COMPONENT}
+        vectors = {name: self.spaces[name].vector(seed_row) for name in mix if name != LINKS_COMPONENT}
+        scores = pool_scores(self.spaces, mix, vectors, pool, linked, shared, policy.label_weight)
+        order = np.argsort(-scores, kind="stable")[:k]
+        return pool[order], scores[order]
 
     def ranked_rows(self, query: "Query | str", seed_row: int, k: int,
                     pool: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Rows and scores of the k best articles for the article at `seed_row` (itself excluded),
-        among `pool` (sorted rows; None = the whole corpus). What `neighbours` serves, as rows."""
+        among `pool` (sorted rows; None = the whole corpus), by the query's spaces alone: what a space itself
+        ranks (its evaluation as aspect retrieval), not what its column shows (`served_rows`)."""
         mix = self.resolve(query)
         vectors = {name: self.spaces[name].vector(seed_row) for name in mix if name != LINKS_COMPONENT}
         linked = self.linked_rows(self.corpus.articles[seed_row]) if LINKS_COMPONENT in mix else ()
@@ -182,11 +211,36 @@ class Neighbourhood:
     def query_kinds(self, blend: Blend | None = None, for_text: bool = False,
                     seed: Article | None = None) -> list[Query]:
         """The queries an "every kind" request covers: a blend only when given, links only for an article;
-        for an article `seed`, no space that combines an aspect the seed has no label of."""
-        left_out = set(self.spaces_seed_lacks(seed)) if seed is not None else set()
+        for an article `seed`, no space that combines an aspect the seed has no label of, nor one whose column would
+        only repeat generic (`spaces_not_worth_drawing`)."""
+        left_out = set(self.spaces_seed_lacks(seed)) | set(self.spaces_not_worth_drawing(seed)) \
+            if seed is not None else set()
         queries = [q for q in self.available_queries() if not (for_text and q.kind is Kind.LINKS)
                    and not (left_out and q.kind is not Kind.LINKS and set(self.resolve(q)) & left_out)]
         return queries + ([Query.blended(blend)] if blend is not None else [])
+
+    def spaces_not_worth_drawing(self, seed: Article) -> list[str]:
+        """Labelled spaces (of aspects `seed` has) whose column, served relevant first, shares its aspect with the
+        seed in fewer than FEW_SHARED of its top TOP_CHECKED cards: few articles close to the seed have its label, so
+        the column would only repeat generic's articles under an aspect's name."""
+        if self.relevant_first is None or self._generic_space() is None:
+            return []
+        lacking = set(self.spaces_seed_lacks(seed))
+        return [name for name, space in self.spaces.items()
+                if space.kind in LABELLED_KINDS and name not in lacking
+                and self._shared_in_top(seed, name) < FEW_SHARED]
+
+    def _shared_in_top(self, seed: Article, name: str) -> int:
+        space = self.spaces[name]
+        rows, _ = self._seed_rows(self.corpus.position[seed.id], self.query_for(name), TOP_CHECKED)
+        wanted = [set(seed.labels(a, inferred=True)) for a in space.aspects]
+        every = space.kind == Kind.INTERSECTION.value
+        count = 0
+        for row in rows:
+            article = self.corpus.articles[row]
+            shared = [bool(w & set(article.labels(a, inferred=True))) for a, w in zip(space.aspects, wanted)]
+            count += all(shared) if every else any(shared)
+        return count
 
     def spaces_seed_lacks(self, seed: Article) -> list[str]:
         """Aspect, union and intersection spaces built on an aspect `seed` has no label of: an aspect column

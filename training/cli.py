@@ -57,14 +57,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     train.add_argument("--quiet", action="store_true", help="No progress bars.")
     train.set_defaults(func=cmd_train)
 
-    evaluate = sub.add_parser("evaluate", help="Evaluate spaces as aspect retrieval and print the table.")
+    evaluate = sub.add_parser("evaluate", help="Evaluate spaces as aspect retrieval and Explore's columns on read-next "
+                                               "judgements; print the tables.")
     evaluate.add_argument("--corpus", default="vital")
-    evaluate.add_argument("--spaces", required=True, type=split_queries,
+    evaluate.add_argument("--judgements", nargs="+", type=Path, default=[],
+                          help="Read-next judgement files (assets/judgements/PROTOCOL.md; later pools after the first): "
+                               "prints worth reading and shares the aspect for each column Explore draws on the "
+                               "judged seeds, now and (from the first file) at the judged release.")
+    evaluate.add_argument("--spaces", type=split_queries, default=None,
                           help="Comma-separated rows: space names (`generic`, `country`, `union`, ...) or queries as "
                                "everywhere (`links`: the links column; `aspect:country`, "
                                "`blend:country:0.5,occupation:0.5`, ...); `label=row` names a table row. Each row is "
                                "ranked exactly as the app serves it.")
-    evaluate.add_argument("--aspects", required=True, type=_aspect_list, help="Columns of the table.")
+    evaluate.add_argument("--aspects", type=_aspect_list, default=None,
+                          help="Columns of the aspect-retrieval table (needed with --spaces).")
     evaluate.add_argument("--combined", type=lambda s: [tuple(g.split("+")) for g in s.split(",") if g], default=[],
                           help="Aspect groups such as country+occupation: adds `any:country+occupation` (shares either, "
                                "what a union space is for) and `all:country+occupation` (shares both) columns.")
@@ -147,7 +153,17 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from training.splits import split_by_article
     from training.validation import TrainingInputError
 
+    if not args.judgements and not args.spaces:
+        raise TrainingInputError("Give --spaces and --aspects (aspect retrieval), --judgements (worth reading), or both.")
+    if bool(args.spaces) != bool(args.aspects):
+        raise TrainingInputError("--spaces and --aspects go together: the rows and the columns of the aspect-retrieval "
+                                 "table.")
     corpus = open_corpus(args.corpus)
+    stem = args.output or data_home() / "training" / "reports" / f"{corpus.name}-s{args.seed}"
+    if args.judgements:
+        evaluate_judged(corpus, args.judgements, Path(f"{stem}-judged"))
+    if not args.spaces:
+        return 0
     unknown = [a for a in [*args.aspects, *(a for g in args.combined for a in g), *args.own_aspects]
                if a not in corpus.aspect_names]
     if unknown:
@@ -169,11 +185,39 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     report = EvaluationReport(corpus.name, evaluator.columns, args.k, split.describe())
     for label, ranking, labelled in rows:  # a named row notes what it ranks by
         report.add(label, evaluator.evaluate(ranking), note=str(ranking.query) if labelled else "")
-    stem = args.output or data_home() / "training" / "reports" / f"{corpus.name}-s{args.seed}"
     json_path, md_path = report.save(Path(stem))
     print(report.to_markdown())
     print(f"Written: {json_path} and {md_path}")
     return 0
+
+
+def evaluate_judged(corpus, paths: list[Path], stem: Path) -> None:
+    """Print and save the judged table: Explore's columns as served now, and as the first pool froze them."""
+    from explore.neighbours import Neighbourhood
+    from training.judged_columns import figures_of, frozen_lists, served_lists
+    from training.judged_report import JudgedReport
+    from training.judgements import Judgements
+    from training.validation import TrainingInputError
+
+    judgements = Judgements.load(*paths)
+    if judgements.corpus != corpus.name:
+        raise TrainingInputError(f"Judgements {paths[0]} are of corpus {judgements.corpus!r}, not {corpus.name!r}.")
+    missing = [seed for seed in judgements.seeds if seed not in corpus]
+    if missing:
+        raise TrainingInputError(f"{len(missing)} judged seeds are not in corpus {corpus.name!r} "
+                                 f"(first: {missing[0]!r}).")
+    engine = Neighbourhood.open(corpus)
+    report = JudgedReport(corpus.name, [str(p) for p in paths], judgements.pairs())
+    report.add("Explore's columns, served now", figures_of(engine, judgements, served_lists(engine, judgements.seeds)))
+    try:
+        frozen = frozen_lists(paths[0])
+    except (KeyError, ValueError):
+        frozen = None  # judgements without the columns they were pooled from
+    if frozen:
+        report.add("The columns as judged (the release the first pool froze)", figures_of(engine, judgements, frozen))
+    json_path, md_path = report.save(stem)
+    print(report.to_markdown())
+    print(f"Written: {json_path} and {md_path}")
 
 
 def cmd_summarize(args: argparse.Namespace) -> int:

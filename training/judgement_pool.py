@@ -65,10 +65,11 @@ def draw_seeds(corpus: Corpus, draw: SeedDraw) -> list[tuple[str, str]]:
     return seeds
 
 
-def column_tops(engine: Neighbourhood, seed: Article, depth: int = POOL_DEPTH) -> dict[str, list[str]]:
-    """Column name (its query's spelling, `your mix` for the seed's default mix) → the ids of its top `depth`, for
-    every column Explore draws for `seed`."""
-    blend = default_mix(engine, seed)
+def column_tops(engine: Neighbourhood, seed: Article, depth: int = POOL_DEPTH, mix_for=default_mix
+                ) -> dict[str, list[str]]:
+    """Column name (its query's spelling, `your mix` for the seed's mix, by default its default mix) → the ids of
+    its top `depth`, for every column Explore draws for `seed`."""
+    blend = mix_for(engine, seed)
     tops = {}
     for query in engine.query_kinds(blend, seed=seed):
         name = "your mix" if blend is not None and query.blend == blend else str(query)

@@ -83,7 +83,7 @@ class QueryRanking:
         if self.query.kind is Kind.LINKS:
             rows = np.asarray(self.engine.linked_rows(self.engine.corpus.articles[seed]), dtype=np.int64)
             return (rows if pool is None else rows[np.isin(rows, pool)])[:k]
-        return self.engine.ranked_rows(self.query, seed, k, pool)[0]
+        return _rows(self.engine, self.query, seed, pool, k)
 
     def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
         if self.query.kind is Kind.LINKS or LINKS_COMPONENT in self.mix:
@@ -140,10 +140,19 @@ class DefaultMixRanking:
 
     def rows_for(self, seed: int, pool: np.ndarray | None, k: int) -> np.ndarray:
         query = self.blend_for(seed)
-        return np.empty(0, dtype=np.int64) if query is None else self.engine.ranked_rows(query, seed, k, pool)[0]
+        return np.empty(0, dtype=np.int64) if query is None else _rows(self.engine, query, seed, pool, k)
 
     def pair_scores(self, a: np.ndarray, b: np.ndarray) -> None:
         return None  # each seed has its own mix (and links): no one score over pairs of articles
+
+
+def _rows(engine: Neighbourhood, query: Query, seed: int, pool: np.ndarray | None, k: int) -> np.ndarray:
+    """Over the whole corpus, the column as served (a labelled column or a mix relevant first,
+    explore/relevant_first.py); inside a pool of test articles, the query's spaces alone: the research's
+    protocol measures a space, and the served pool of related articles is not the test pool."""
+    if pool is None:
+        return engine.served_rows(query, seed, k)[0]
+    return engine.ranked_rows(query, seed, k, pool)[0]
 
 
 def _seed_by_seed(ranking, seeds: np.ndarray, pool: np.ndarray | None, k: int) -> np.ndarray:

@@ -61,6 +61,7 @@ def test_k_and_blend_change_columns_and_url(app):
     panel_event(at, "mix", {"weight": "links", "value": 0}).run()
     panel_event(at, "mix", {"weight": "country", "value": 0.7}).run()
     panel_event(at, "mix", {"weight": "occupation", "value": 0.3}).run()
+    panel_event(at, "mix", {"weight": "generic", "value": 0}).run()
     assert "Your mix: 70% country similarity + 30% occupation similarity" in grid_text(at)
     blended = cards(at, "blend:country:0.7,occupation:0.3")
     assert len(blended) == 8
@@ -69,10 +70,10 @@ def test_k_and_blend_change_columns_and_url(app):
 
 def test_the_mix_starts_from_the_seeds_aspects_and_its_links(app):
     at = app(seed="Person 3")
-    assert mix_pills(at) == ["country", "occupation"]
+    assert mix_pills(at) == ["country", "occupation", "generic"]  # relevant first: generic's share (explore/mix.py)
     assert panel(at)["mix"]["links"]["share"] == DEFAULT_LINKS_SHARE  # explore/mix.py, measured
     assert headings(at)[2] == "**your mix**" and "blend" not in at.query_params  # the default is not written
-    assert len(cards(at, "blend:links:0.05,country:0.47,occupation:0.47")) == 5
+    assert len(cards(at, "blend:links:0.05,country:0.19,occupation:0.19,generic:0.57")) == 5
 
 
 def test_the_mix_pills_and_links_weight_rerank_the_column_on_the_same_rerun(app):
@@ -85,7 +86,7 @@ def test_the_mix_pills_and_links_weight_rerank_the_column_on_the_same_rerun(app)
     linked = [b.label for b in cards(at, "blend:links:1")]
     assert linked == [b.label for b in cards(at, "links")]  # links alone: the links, in their order
     panel_event(at, "mix", {"links": 0.0}).run()
-    assert at.query_params["blend"] == "country:0.5,occupation:0.5"  # back to the seed's own aspects
+    assert at.query_params["blend"] == "country:0.2,occupation:0.2,generic:0.6"  # the seed's own aspects, generic
 
 
 def test_a_seed_without_labels_leaves_its_aspect_spaces_out_in_one_line(app):
@@ -147,7 +148,7 @@ def test_k_and_blend_survive_a_visit_to_maps(app):
     at.run()  # a second rerun on Maps, which draws k (a slider there) but no mix
     assert at.sidebar.slider(key="k").value == 8
     # moving one weight starts from the mix on screen: the seed's default (links 0.05, its two aspects)
-    assert at.query_params["k"] == "8" and at.query_params["blend"] == "links:0.05,country:0.5,occupation:0.47"
+    assert at.query_params["k"] == "8" and at.query_params["blend"] == "links:0.05,country:0.5,occupation:0.19,generic:0.57"
     at.switch_page("app_pages/explore.py").run()
     assert grid(at)["k"] == 8 and mix_weights(at)["country"] == 0.5
     assert grid(at)["per_row"] == 3

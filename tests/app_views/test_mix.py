@@ -29,5 +29,5 @@ def test_pills_keep_the_links_share_and_the_links_weight_keeps_the_spaces_propor
     assert with_spaces(ENGINE, None, []) is None
     assert str(with_links_share(ENGINE, CORPUS["p3"], mix, 0.5)) == "links:0.5,country:0.37,occupation:0.12"
     assert str(with_links_share(ENGINE, CORPUS["p3"], Blend.of({"links": 1}), 0.4)) == \
-        "links:0.4,country:0.3,occupation:0.3"  # no space left: back to the seed's own
+        "links:0.4,country:0.12,occupation:0.12,generic:0.36"  # no space left: back to the seed's default
     assert links_share(compose(["country"], 0.25)) == 0.25 and links_share(None) == 0.0

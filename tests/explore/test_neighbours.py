@@ -75,17 +75,17 @@ def test_aspect_space_neighbours_explain_with_shared_labels(engine):
     assert result[0].shared == {"occupation": ["painter"], "century": ["19th"]}
 
 
-def test_blend_equals_exact_weighted_scores_over_the_whole_corpus(engine):
-    result = engine.neighbours("Marie Curie", "blend:occupation:0.7,country:0.3", k=5)
+def test_a_blends_own_ranking_equals_exact_weighted_scores_over_the_whole_corpus(engine):
     row = engine.corpus.position["curie"]
+    rows, scores = engine.ranked_rows("blend:occupation:0.7,country:0.3", row, 5)
     occ, cty = engine.spaces["occupation"].embeddings_, engine.spaces["country"].embeddings_
     exact = 0.7 * occ @ occ[row] + 0.3 * cty @ cty[row]
     exact[row] = -np.inf
-    expected = [engine.corpus.articles[i].id for i in np.argsort(-exact, kind="stable")[:5]]
-    assert ids(result) == expected
-    np.testing.assert_allclose([n.score for n in result], np.sort(exact)[::-1][:5], atol=1e-5)
+    assert list(rows) == list(np.argsort(-exact, kind="stable")[:5])
+    np.testing.assert_allclose(scores, np.sort(exact)[::-1][:5], atol=1e-5)
     # Weights are relative: 7:3 is 0.7:0.3; a Query and its spelling ask the same.
-    assert ids(engine.neighbours("curie", Query.blended({"occupation": 7, "country": 3}), 5)) == expected
+    assert ids(engine.neighbours("curie", Query.blended({"occupation": 7, "country": 3}), 5)) == \
+        ids(engine.neighbours("curie", "blend:occupation:0.7,country:0.3", 5))
 
 
 @pytest.mark.parametrize("query, error, message", [
@@ -225,3 +225,59 @@ def test_a_links_blend_needs_an_article_seed_and_a_corpus_with_links(engine):
     plain = Neighbourhood(no_links, engine.spaces)
     with pytest.raises(UnknownSpaceError, match="weighs links, but corpus 'tiny' has none"):
         plain.neighbours("curie", "blend:links:0.5,generic:0.5")
+
+
+def test_a_served_aspect_column_ranks_the_related_pool_label_sharers_first(engine):
+    from explore.relevant_first import RelevantFirst, Serving
+
+    engine.relevant_first = RelevantFirst({Kind.ASPECT: Serving(4, 0.5)})
+    engine._seed_rows.cache_clear()
+    try:
+        seed = engine.corpus["curie"]
+        row = engine.corpus.position["curie"]
+        generic = engine.spaces["generic"]
+        nearest = set(generic.nearest(generic.vector(row), 5)[0]) - {row}
+        linked = set(engine.linked_rows(seed))
+        served = engine.neighbours(seed, "aspect:country", 10)
+        rows = [engine.corpus.position[n.id] for n in served]
+        assert set(rows) <= nearest | linked  # only articles related to the seed at all
+        shares = [bool(n.shared.get("country")) for n in served]
+        assert shares == sorted(shares, reverse=True)  # label-sharers first
+        # the score is the module's formula: 0.5 (country cosine + shared) + 0.5 generic cosine
+        country = engine.spaces["country"]
+        for n, r in zip(served, rows):
+            expected = 0.5 * (float(country.similarities(country.vector(row), np.array([r]))[0])
+                              + float(bool(n.shared.get("country")))) \
+                + 0.5 * float(generic.similarities(generic.vector(row), np.array([r]))[0])
+            assert abs(n.score - expected) < 1e-5
+        # a raw space query (what evaluation of the space asks) is the space alone over the whole corpus
+        raw, _ = engine.ranked_rows("space:country", row, 3)
+        assert [engine.corpus.articles[r].id for r in raw] == ids(engine.neighbours(seed, "space:country", 3))
+    finally:
+        engine.relevant_first = RelevantFirst()
+        engine._seed_rows.cache_clear()
+
+
+def test_without_a_policy_every_column_is_its_spaces_own_ranking(engine):
+    plain = Neighbourhood(engine.corpus, engine.spaces, relevant_first=None)
+    row = engine.corpus.position["curie"]
+    for query in ("aspect:country", "union", "blend:occupation:0.7,country:0.3"):
+        rows, _ = plain.ranked_rows(query, row, 4)
+        assert ids(plain.neighbours("curie", query, 4)) == [plain.corpus.articles[r].id for r in rows]
+
+
+def test_a_column_whose_related_articles_do_not_share_its_aspect_is_not_drawn(engine):
+    from explore.relevant_first import RelevantFirst, Serving
+
+    # a pool of the two nearest: too few articles related to the seed share its occupation to fill a column
+    engine.relevant_first = RelevantFirst({kind: Serving(1, 0.5) for kind in (Kind.ASPECT, Kind.UNION)})
+    engine._seed_rows.cache_clear()
+    try:
+        seed = engine.corpus["bach"]
+        not_drawn = engine.spaces_not_worth_drawing(seed)
+        assert not_drawn  # Bach's nearest are not German composers
+        drawn = {str(q) for q in engine.query_kinds(seed=seed)}
+        assert not any(name in drawn for name in (f"aspect:{n}" for n in not_drawn))
+    finally:
+        engine.relevant_first = RelevantFirst()
+        engine._seed_rows.cache_clear()

@@ -71,3 +71,28 @@ def test_bad_input_is_a_clear_error_before_training(fixture_corpus, capsys):
     assert main(["train", "--corpus", "fixture", "--aspects", "country,colour", "--quiet"]) == 2
     assert "has no aspect 'colour'" in capsys.readouterr().err
     assert spaces_for(fixture_corpus).names() == ["generic"]
+
+
+def test_evaluate_prints_worth_reading_beside_shares_the_aspect_for_every_column(fixture_corpus, capsys, tmp_path):
+    store_corpus(fixture_corpus)
+    assert main(["train", "--corpus", "fixture", "--aspects", "country", "--epochs", "1", "--batch-size", "16",
+                 "--quiet"]) == 0
+    people = [a for a in fixture_corpus.articles if a.labels("country")][:6]
+    seeds = [{"seed": seed.id, "stratum": "people",
+              "grades": {other.id: (2 if other.labels("country") == seed.labels("country") else 0)
+                         for other in people if other.id != seed.id}} for seed in people]
+    judged = tmp_path / "judged.json"
+    judged.write_text(json.dumps({"corpus": "fixture", "seeds": seeds}))
+    capsys.readouterr()
+    assert main(["evaluate", "--corpus", "fixture", "--judgements", str(judged), "--output",
+                 str(tmp_path / "r")]) == 0
+    table = capsys.readouterr().out
+    assert "| column | seeds drawn | worth reading nDCG@5 | worth reading P@5 | P@5 ÷ generic's | " \
+           "shares the aspect@5 | column score | unjudged |" in table
+    for row in ("| generic | 6 |", "| your mix | 6 |", "| aspect:country |"):
+        assert row in table
+    assert "as judged" not in table  # the file records no columns: only what is served now
+    report = json.loads((tmp_path / "r-judged.json").read_text())
+    assert report["blocks"]["Explore's columns, served now"]["generic"]["unjudged"] > 0  # counted, not assumed
+    assert main(["evaluate", "--corpus", "fixture"]) == 2
+    assert "Give --spaces and --aspects" in capsys.readouterr().err

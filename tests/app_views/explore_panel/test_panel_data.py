@@ -43,7 +43,7 @@ def test_the_mix_shows_the_seeds_own_aspects_until_changed_and_keeps_other_corpo
     engine = fixture_engine(corpus)
     seed = corpus["p3"]
     mix = mix_data(engine, seed, None)
-    assert [s["name"] for s in mix["spaces"] if s["on"]] == ["country", "occupation"]
+    assert [s["name"] for s in mix["spaces"] if s["on"]] == ["country", "occupation", "generic"]
     assert mix["links"]["share"] == 0.05 and mix["weights"][0]["name"] == "links"
     chosen = mix_data(engine, seed, Blend.of({"occupation": 1, "elsewhere": 0.5}))
     assert [s["name"] for s in chosen["spaces"] if s["on"]] == ["occupation"]

@@ -1,0 +1,99 @@
+"""Columns that are relevant first, then the aspect: how an aspect, union, intersection or mix column is served.
+
+A space trained to put articles of one label together says nothing of whether two of them are worth reading
+together: with 11 topics, *Tomato* is as "Biology" as *RNA* is, for *DNA*. So a served column takes its candidates
+from what is related to the seed at all (its N nearest articles in the generic space, and the articles it links to)
+and ranks them there:
+
+    score(a) = sum over the column's spaces s of w_s * (cos_s(seed, a) + λ * shared_s(seed, a))
+               + w_links * [seed links to a],       a in generic top-N(seed) ∪ links(seed)
+
+where a labelled column's own weights are (1 - g) for its space and g for generic, and shared_s is the share of
+space s's aspects whose label the candidate shares with the seed (inferred labels count: they are what a card
+shows). Within the related pool, the articles that share the seed's label come first and similarity orders them:
+the column is about its aspect, and what it shows is about the seed. A mix (blend) weighs generic itself
+(explore/mix.py) and ranks the same pool the same way. N, g and λ were chosen on judged seeds
+(assets/judgements/, docs/training.md "Relevant first").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from explore.corpus.model import Article
+from explore.query import Kind
+from explore.ranking import LINKS_COMPONENT
+from explore.spaces.space import Space
+
+
+
+@dataclass(frozen=True)
+class Serving:
+    """How one kind of column is served: its candidates are the seed's `pool_size` nearest articles in the generic
+    space plus its links; a labelled column gives `generic_share` of its score to generic similarity (a mix weighs
+    generic itself, so its share is 0 here)."""
+
+    pool_size: int
+    generic_share: float = 0.0
+
+
+# Chosen on the judged seeds by the column score, cross-validated over seeds (docs/training.md, "Relevant first";
+# scripts/choose_columns.py prints the grid and the choice).
+SERVING: Mapping[Kind, Serving] = {
+    Kind.ASPECT: Serving(200, 0.6),
+    Kind.UNION: Serving(60, 0.8),
+    Kind.INTERSECTION: Serving(200, 0.4),
+    Kind.BLEND: Serving(30),
+}
+LABEL_WEIGHT = 1.0  # λ: a shared label outweighs any difference of cosine, so the pool's label-sharers come first
+
+
+@dataclass(frozen=True)
+class RelevantFirst:
+    """The serving of each kind of column that is served relevant first (the labelled spaces and the reader's mix;
+    generic, links and a raw `space:<name>`, what evaluation of a space's own quality asks, are served as they are)."""
+
+    serving: Mapping[Kind, Serving] = field(default_factory=lambda: dict(SERVING))
+    label_weight: float = LABEL_WEIGHT
+
+    def serves(self, kind: Kind) -> bool:
+        return kind in self.serving
+
+    def served_mix(self, kind: Kind, mix: Mapping[str, float], generic: str) -> dict[str, float]:
+        """`mix` (space → weight, summing to 1) with the kind's generic share added: what the column ranks by."""
+        share = float(self.serving[kind].generic_share)
+        if not share:
+            return dict(mix)
+        served = {name: (1 - share) * weight for name, weight in mix.items()}
+        served[generic] = served.get(generic, 0.0) + share
+        return served
+
+
+def relevant_pool(generic_rows: np.ndarray, linked_rows: Sequence[int], seed_row: int | None) -> np.ndarray:
+    """Sorted candidate rows: the generic neighbours and the links, the seed left out."""
+    rows = np.union1d(np.asarray(generic_rows, dtype=np.int64), np.asarray(list(linked_rows), dtype=np.int64))
+    return rows[rows != seed_row] if seed_row is not None else rows
+
+
+def shared_share(seed: Article, candidates: Sequence[Article], aspects: Sequence[str]) -> np.ndarray:
+    """Per candidate, the share of `aspects` whose label (own or inferred) it shares with `seed`."""
+    if not aspects:
+        return np.zeros(len(candidates))
+    wanted = [set(seed.labels(a, inferred=True)) for a in aspects]
+    return np.array([sum(bool(w & set(c.labels(a, inferred=True))) for a, w in zip(aspects, wanted)) / len(aspects)
+                     for c in candidates])
+
+
+def pool_scores(spaces: Mapping[str, Space], mix: Mapping[str, float], vectors: Mapping[str, np.ndarray],
+                pool: np.ndarray, linked: Sequence[int], shared: Mapping[str, np.ndarray], label_weight: float
+                ) -> np.ndarray:
+    """The module's score of every pool row (`shared`: space name → shared_share over the pool)."""
+    scores = np.zeros(len(pool))
+    for name, weight in mix.items():
+        if name == LINKS_COMPONENT:
+            scores += weight * np.isin(pool, np.asarray(list(linked), dtype=np.int64))
+            continue
+        scores += weight * (spaces[name].similarities(vectors[name], pool) + label_weight * shared[name])
+    return scores
