@@ -1,15 +1,19 @@
 """Evaluation: the training module's reports, one aspect per tab, every metric named and explained."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from app_views.columns import missing_spaces_hint
 from app_views.corpus_choice import chosen_corpus
 from app_views.engine_cache import forget_engines, load_engine
 from app_views.evaluation_table import TABLE_METRICS, metric_table, row_heading
-from app_views.figures import metric_bar_figure
+from app_views.figures import judged_bar_figure, metric_bar_figure
+from app_views.judged_table import judged_chart_rows, judged_rows
 from app_views.markdown import code_span, escape_markdown
 from explore.errors import AspectNavError
+from training.judged_report import find_judged_reports
 from training.on_demand import aspects_without_space, train_aspect_space
 from explore.commands import evaluate_command
 from training.report import (DESCRIPTIVE, METRICS, POOL_TITLES, column_relevance, column_title, find_reports,
@@ -17,6 +21,33 @@ from training.report import (DESCRIPTIVE, METRICS, POOL_TITLES, column_relevance
 
 corpus = chosen_corpus()
 st.title("Evaluation")
+
+
+def worth_reading_section() -> None:
+    """Explore's columns on judged seeds: worth reading beside shares the aspect (training/judged_report.py)."""
+    judged = find_judged_reports(corpus.name)
+    if not judged:
+        return
+    st.subheader("Worth reading: Explore's columns on judged seeds")
+    st.caption("Is a card worth reading next? For each judged seed, the top 5 of every column Explore draws were "
+               "graded by judges who did not know the column: 2 = a reader of the seed would read it next, 1 = "
+               "related but not what a reader wants next, 0 = unrelated. *Worth reading* is nDCG@5 (graded) and "
+               "P@5 (grade 1 or 2) over the judged cards; a card never judged is counted, not guessed. *Shares the "
+               "aspect* is the share of the top 5 that share a label of the column's aspect with the seed (generic, "
+               "links and your mix: any aspect the seed has). A column is worth showing only where both are high: "
+               "the *column score* is their harmonic mean.")
+    report = judged[0]
+    block = st.radio("Columns", list(report.blocks), key="judged_block", horizontal=True,
+                     help="What Explore draws now, or the columns as they were when the seeds were judged.")
+    st.table(judged_rows(report, block), hide_index=True)
+    st.caption(escape_markdown(f"{report.pairs:,} judged pairs; mean ± sd over the seeds each column is drawn for. "
+                               "Files: ") + ", ".join(code_span(Path(p).name) for p in report.judgements) + ".")
+    st.plotly_chart(judged_bar_figure(judged_chart_rows(report, block), "Worth reading and shares the aspect, "
+                                      "per column (mean ± sd over seeds)"), key="judged-chart")
+    st.subheader("Sharing the seed's labels: each space as aspect retrieval")
+
+
+worth_reading_section()
 st.caption("Do a space's nearest neighbours share the seed's labels? For each test article labelled in an aspect, "
            "its neighbours in each space are checked: a neighbour is *relevant* when it shares one of the seed's "
            "labels. The seed itself is never a candidate.")

@@ -15,6 +15,7 @@ import numpy as np
 from app_views.cards import Card, card_for
 from app_views.markdown import escape_markdown, map_hover
 from app_views.mix import absent_aspect_spaces
+from explore.mix import mixable_spaces
 from app_views.rich_line import RichLine, code, emphasis, plain, to_markdown
 from explore.commands import train_command
 from explore.corpus.model import Article, Corpus
@@ -124,14 +125,24 @@ def left_out_runs(engine: Neighbourhood, seed: Article | None) -> RichLine:
         heading = column_heading(LINKS, engine.corpus)
         return (plain(f"Links need an article seed, so the {heading} column is left out."),) if has_links else ()
     absent = absent_aspect_spaces(engine, seed)
-    if not absent:
-        return ()
-    lacking = list(dict.fromkeys(a for name in absent for a in engine.spaces[name].aspects
-                                 if not seed_has_aspect(seed, a)))
-    spaces = [column_label(engine.query_for(name)) for name in absent]
-    those = "space is" if len(absent) == 1 else "spaces are"
-    return (emphasis(seed.title), plain(f" has no {_either(lacking)} label, so the {_either(spaces, 'and')} {those} "
-                                        "left out."))
+    echoing = [name for name in mixable_spaces(engine) if name in engine.spaces_not_worth_drawing(seed)]
+    runs: RichLine = ()
+    if absent:
+        lacking = list(dict.fromkeys(a for name in absent for a in engine.spaces[name].aspects
+                                     if not seed_has_aspect(seed, a)))
+        runs += (emphasis(seed.title), plain(f" has no {_either(lacking)} label, so the {_spaces_are(engine, absent)} "
+                                             "left out."))
+    if echoing:
+        aspects = list(dict.fromkeys(a for name in echoing for a in engine.spaces[name].aspects))
+        runs += (((plain(" "),) if runs else ()) + (plain("Few articles close to "), emphasis(seed.title),
+                 plain(f" share its {_either(aspects, 'and')}, so the {_spaces_are(engine, echoing)} left out: "
+                       "they would only repeat generic's articles.")))
+    return runs
+
+
+def _spaces_are(engine: Neighbourhood, names: list[str]) -> str:
+    spaces = [column_label(engine.query_for(name)) for name in names]
+    return f"{_either(spaces, 'and')} {'space is' if len(names) == 1 else 'spaces are'}"
 
 
 def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:

@@ -60,6 +60,25 @@ def metric_bar_figure(rows: list[dict], column: str, title: str, spread: list[fl
     return _titled(figure, escape_html(title), 400)
 
 
+def judged_bar_figure(rows: list[dict], title: str) -> go.Figure:
+    """Two bars per Explore column, worth reading (P@5) and shares the aspect (@5), each with its sd over seeds:
+    a column is worth showing only where both are high."""
+    columns = [escape_html(r["column"]) for r in rows]
+    figure = go.Figure()
+    for name, colour in (("worth reading", "#4c78a8"), ("shares the aspect", "#f58518")):
+        values = [r[name] for r in rows]
+        figure.add_trace(go.Bar(
+            name=f"{name} (P@5)" if name == "worth reading" else f"{name} (@5)", x=columns,
+            y=[0 if v is None else v for v in values], marker_color=colour,
+            error_y=dict(type="data", array=[r[f"{name} sd"] or 0.0 for r in rows], visible=True, color="#444",
+                         thickness=1.2),
+            text=[f"{v:.2f}" if v is not None else "n/a" for v in values], textposition="inside",
+            insidetextanchor="start"))
+    figure.update_layout(barmode="group", yaxis=dict(range=[0, 1.15]),
+                         legend=dict(orientation="h", yanchor="top", y=-0.12, x=0))
+    return _titled(figure, escape_html(title), 440, bottom=70)
+
+
 def colour_map(ranks: dict[str, int]) -> dict[str, str]:
     """Label → colour from the label's corpus-wide rank (explore.maps.label_ranks): the same label
     has the same colour in both maps and for every seed; "other" and "no label" are greys."""

@@ -10,6 +10,11 @@ Stored links have two problems a reader sees:
   Area") is hidden unless among the seed's nearest `COMMON_NEAR_SHARE` (*World War II* is near
   *History* in the generic space, but no lead is about history by saying "deadliest in history"),
   and always when the lead writes it only inside longer names (its "War" is the Second World War's).
+- a nickname or a name holding the title ("Light" of "the City of Light", "Father" of "the Father of His
+  Country", "War" of "World War II") mentions a longer name, not the title: such a link
+  (`named_only_within_names`) whose title is a common word, or that is not among the seed's nearest tenth, is
+  ranked last, after every link the lead names on its own ("China" of "the People's Republic of China" keeps its
+  place for *Zhou Enlai*: not a common word, and near).
 - stored links carry no reading order: mentions come in text order, Wikipedia's API lists links
   alphabetically, a JSONL file in whatever order it was written. They are ordered by generic
   similarity to the seed, unless the corpus's provenance declares them ranked
@@ -27,7 +32,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from explore.corpus.mention_links import (COMMON_WORDS_DETAIL, named_only_as_common_word, named_only_in_passing,
+from explore.corpus.mention_links import (COMMON_WORDS_DETAIL, _tokens, named_only_as_common_word, named_only_in_passing,
                                          named_only_inside_longer_names)
 from explore.corpus.model import Article, Corpus
 
@@ -75,6 +80,7 @@ def seed_links(corpus: Corpus, article: Article, similarities: np.ndarray | None
     position = corpus.position
     hidden = []
     near = max(MIN_NEAR, math.ceil(NEAR_SHARE * len(corpus)))
+    near_at = np.partition(similarities, -near)[-near] if near < len(corpus) else -np.inf
     if corpus.provenance.links == "mentions" and near < len(corpus):
         threshold = np.partition(similarities, -near)[-near]
         closely = max(MIN_NEAR, math.ceil(COMMON_NEAR_SHARE * len(corpus)))
@@ -91,7 +97,43 @@ def seed_links(corpus: Corpus, article: Article, similarities: np.ndarray | None
     kept = [i for i in ids if i not in hidden]
     if links_are_ranked(corpus):
         return SeedLinks(tuple(kept), tuple(hidden), False)
-    return SeedLinks(tuple(sorted(kept, key=lambda i: -similarities[position[i]])), tuple(hidden), True)
+    within = {i for i in kept if corpus.provenance.links == "mentions" and named_only_within_names(
+        corpus[i].title, article.text) and (corpus[i].title in common_words(corpus) or similarities[position[i]] < near_at)}
+    order = sorted(kept, key=lambda i: (i in within, -similarities[position[i]]))
+    return SeedLinks(tuple(order), tuple(hidden), True)
+
+
+# Small words that join the parts of a name ("Father of His Country", "City of Light", "Gulf of Mexico").
+NAME_JOINERS = frozenset({"of", "the", "and", "de", "del", "la", "von", "van", "du"})
+SENTENCE_ENDS = frozenset(".!?:;")
+
+
+def _inside_a_name(tokens: list[str], index: int) -> bool:
+    """Whether tokens[index] is part of a longer capitalised name: a capitalised word beside it, or one across a
+    joining word ("City of Light", "Father of His Country", "a Founding Father")."""
+    def capitalised(at: int) -> bool:
+        return 0 <= at < len(tokens) and tokens[at][:1].isupper()
+
+    def opens(at: int) -> bool:  # tokens[at] begins a sentence: its capital says nothing (a quotation's does)
+        return at == 0 or tokens[at - 1] in SENTENCE_ENDS
+
+    after = capitalised(index + 1) or (index + 2 < len(tokens) and tokens[index + 1] in NAME_JOINERS
+                                       and capitalised(index + 2))
+    before = not opens(index) and ((capitalised(index - 1) and not opens(index - 1)) or
+                                   (index >= 2 and tokens[index - 1] in NAME_JOINERS and capitalised(index - 2)
+                                    and not opens(index - 2)))
+    return after or before
+
+
+def named_only_within_names(title: str, text: str) -> bool:
+    """Whether `text` writes the one-word `title` as a name only inside longer names: a nickname ("the City of
+    Light", "the Father of His Country") or a name holding it ("World War II"); lower case it may write it too,
+    as the common word. The mention is of the longer name, not of the article the title is."""
+    if len(_tokens(title)) != 1:
+        return False
+    tokens = _tokens(text)
+    named = [index for index, token in enumerate(tokens) if token == title]
+    return bool(named) and all(_inside_a_name(tokens, index) for index in named)
 
 
 def links_description(corpus: Corpus, by_similarity: bool) -> str:

@@ -74,3 +74,19 @@ def _num(value, digits: int = 3) -> str:
 
 def _pm(mean, sd) -> str:
     return "n/a" if mean is None else f"{mean:.3f} ± {sd:.2f}"
+
+
+def find_judged_reports(corpus: str) -> list[JudgedReport]:
+    """The judged tables of `corpus`: your own runs' first (the data home), then the shipped ones."""
+    from training.report import report_dirs
+
+    found = []
+    for directory in report_dirs():
+        for path in sorted(directory.glob("*-judged.json")) if directory.is_dir() else []:
+            try:
+                report = JudgedReport.load(path)
+            except (OSError, ValueError, KeyError, TypeError):
+                continue  # not a judged table (or half-written): skipped rather than breaking the page
+            if report.corpus == corpus:
+                found.append(report)
+    return found

@@ -157,3 +157,26 @@ def test_the_commands_shown_quote_hostile_aspect_names(hostile, app):
     assert intended("training", "train", "--corpus", hostile.name, "--aspects", aspects[1], "--drop-labels-below",
                     "2") in [shlex.split(command) for command in shown]
     assert all(shlex.split(command)[:2] == ["python", "-m"] for command in shown)
+
+
+def test_judged_columns_show_worth_reading_beside_shares_the_aspect(app, report_file, isolated_home):
+    from training.judged_report import JudgedReport
+    from training.worth_reading import ColumnFigures, SeedFigures
+
+    figures = {}
+    for name, (precision, shares) in {"links": (0.9, 0.3), "generic": (0.8, 0.7), "your mix": (0.85, 0.95),
+                                      "aspect:country": (0.8, 1.0)}.items():
+        figures[name] = ColumnFigures(name)
+        figures[name].per_seed = {f"p{i}": SeedFigures(precision - 0.1 * (i % 2), precision, shares, i % 2, 5)
+                                  for i in range(4)}
+    report = JudgedReport("fixture", ["judged.json"], 80)
+    report.add("Explore's columns, served now", figures)
+    report.save(isolated_home / "training" / "reports" / "fixture-s42-judged")
+    at = app("app_pages/evaluation.py")
+    assert "Worth reading: Explore's columns on judged seeds" in [h.value for h in at.subheader]
+    table = _table(at.table[0])
+    for cell in ("worth reading: P@5", "shares the aspect@5", "column score", "country space", "your mix",
+                 "Wikipedia links", "2 of 20"):  # unjudged cards counted, never guessed
+        assert cell in table
+    assert len(at.get("plotly_chart")) >= 2  # the judged bars, then the aspect-retrieval chart
+    assert "Sharing the seed's labels: each space as aspect retrieval" in [h.value for h in at.subheader]

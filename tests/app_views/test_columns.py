@@ -149,3 +149,23 @@ def test_the_links_column_and_the_read_link_are_named_after_the_corpus_source():
     assert read_label("https://en.wikipedia.org/wiki/A") == "Read on Wikipedia"
     vital_like = Corpus("v", [Article("a", "A", "text")], Provenance(source="Wikipedia leads via a package", date="x"))
     assert vital_like.from_wikipedia
+
+
+def test_a_column_that_would_only_repeat_generic_is_left_out_in_words():
+    from app_views.columns import explore_columns, left_out_line
+    from explore.query import Kind
+    from explore.relevant_first import RelevantFirst, Serving
+    from tests.app_pages.conftest import fixture_engine
+    from tests.fixture_corpora import fixture_corpus
+
+    corpus = fixture_corpus()
+    engine = fixture_engine(corpus)
+    # the seed's one nearest article in generic (random vectors here) and its 3 links are all a column may show:
+    # too few of them share its country or occupation
+    engine.relevant_first = RelevantFirst({Kind.ASPECT: Serving(1, 0.5), Kind.BLEND: Serving(1)})
+    seed = next(a for a in corpus.articles if a.labels("country") and engine.spaces_not_worth_drawing(a))
+    not_drawn = engine.spaces_not_worth_drawing(seed)
+    line = left_out_line(engine, seed)
+    assert line.startswith("Few articles close to *") and "left out" in line and "repeat generic" in line
+    headings = [column.heading for column in explore_columns(corpus, engine, seed, None, 5)]
+    assert not any(f"{name} space" in headings for name in not_drawn)

@@ -74,5 +74,32 @@ def test_common_words_named_in_passing_are_hidden_unless_the_lead_is_closely_abo
     values.update({f"f{i}": 0.7 for i in range(100)})
     links = seed_links(c, c["WW2"], np.array([values.get(a.id, 0.1) for a in c]))
     assert set(links.hidden) == {"Second", "Area", "History", "Disease"}  # inside longer names; lower case, not close
-    assert links.ids == ("War", "Japan")  # "total war" in lower case, but the lead is closely about war
+    # "total war" in lower case and the lead closely about war: kept, but every "War" it names is World War II's,
+    # so it comes after the links the lead names on their own
+    assert links.ids == ("Japan", "War")
     assert seed_links(corpus(), corpus()["Curie"], similarities(corpus())).hidden == ("Husband",)  # no list: as before
+
+
+def test_a_nickname_or_a_name_holding_the_title_ranks_its_link_last():
+    from explore.links_column import named_only_within_names
+
+    lead = ('Paris is the capital of France. Nicknamed the "City of Light", partly for its role in the Age of '
+            'Enlightenment, it is a Founding Father of fashion and the Father of His Country of cuisine.')
+    assert named_only_within_names("Light", lead) and named_only_within_names("City", lead)
+    assert named_only_within_names("Father", lead)  # "a Founding Father", "the Father of His Country"
+    assert not named_only_within_names("France", lead)  # "capital of France": named on its own
+    assert named_only_within_names("War", "World War II, or the Second World War, was a global war.")
+    assert not named_only_within_names("War", "War is a conflict. The Second World War was one.")
+    assert not named_only_within_names("Rodent", "A mouse is a small rodent.")  # never written as a name
+    named = [Article("Paris", "Paris", lead, links=("Light", "France", "Age_of_Enlightenment")),
+             Article("Light", "Light", "Electromagnetic radiation."), Article("France", "France", "A country."),
+             Article("Age_of_Enlightenment", "Age of Enlightenment", "A movement.")]
+    filler = [Article(f"f{i}", f"Filler {i}", "Something else.") for i in range(MIN_NEAR + 10)]
+    c = Corpus("tiny", named + filler, Provenance("test", "2026-01-01", links="mentions",
+                                                  details={"common_word_titles": '["Light"]'}))
+    sims = np.array([{"Paris": 1.0, "Light": 0.9, "France": 0.6, "Age_of_Enlightenment": 0.5}.get(a.id, 0.1)
+                     for a in c.articles])
+    links = seed_links(c, c["Paris"], sims)
+    assert links.ids == ("France", "Age_of_Enlightenment", "Light") and links.hidden == ()  # last, never hidden
+    hyper = Corpus("tiny", c.articles, Provenance("test", "2026-01-01", links="hyperlinks"))
+    assert seed_links(hyper, hyper["Paris"], sims).ids[0] == "Light"  # a real hyperlink is the link it says
