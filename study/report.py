@@ -11,7 +11,6 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from explore.spreadsheet_csv import csv_text
-
 from study.analysis import (
     AnalysisConfig,
     AnswerRecord,
