@@ -182,7 +182,7 @@ def _choose(path, top, work, checkpoint, batch_size, bar, on_checkpoint) -> None
     bar.start("choosing --top", raw, checkpoint.line)
     since = 0
     with stream:
-        for item in read_records(path, stream, checkpoint.line):
+        for item in read_records(path, stream, checkpoint.line, raw):
             if isinstance(item, int):
                 if since >= batch_size:
                     _checkpoint_heap(work, heap, checkpoint, item, on_checkpoint)
@@ -229,7 +229,7 @@ def _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> 
     stream, raw = open_dump(path)
     bar.start("importing", raw, checkpoint.line)
     with stream:
-        for item in read_records(path, stream, checkpoint.line):
+        for item in read_records(path, stream, checkpoint.line, raw):
             if isinstance(item, int):
                 if len(rows) >= batch_size:
                     _write_batch(work, rows, checkpoint, item, on_checkpoint)
