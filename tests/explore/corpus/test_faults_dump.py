@@ -13,6 +13,7 @@ from explore.cli import main
 from explore.corpus.cirrus_dump import SkipReason
 from explore.corpus.dump_import import import_dump
 from explore.errors import CorpusFormatError
+from tests.explore.corpus.test_dump_import import Interrupted, interrupt_after
 
 PAGES = 400
 
@@ -79,3 +80,35 @@ def test_line_numbers_stay_exact_after_a_line_over_one_mib(tmp_path):
     assert report.skipped[SkipReason.BAD_LINE.name] == 2  # the long line once, the broken one once
     assert report.examples[0].endswith("line 3: longer than 1 MiB, the limit for one article")
     assert "line 11: not valid JSON" in report.examples[1]
+
+
+def _flip_last_row(path):
+    data = bytearray(path.read_bytes())
+    data[-3] ^= 0x40  # inside the last (popularity, line) row of heap.npy: another line is chosen
+    path.write_bytes(bytes(data))
+
+
+def _truncate(path):
+    path.write_bytes(path.read_bytes()[:-16])
+
+
+def _edit_checkpoint(path):
+    path.write_text(path.read_text().replace('"line": ', '"line": 1', 1))
+
+
+@pytest.mark.parametrize("damage, file, checkpoints", [
+    (_flip_last_row, "heap.npy", 3), (_truncate, "heap.npy", 3), (_flip_last_row, "part-00000.parquet", 13),
+    (_edit_checkpoint, "checkpoint.json", 3)], ids=["heap flipped", "heap cut", "batch flipped", "checkpoint edited"])
+def test_damaged_resume_state_is_never_resumed(tmp_path, damage, file, checkpoints):
+    """Issue #38, item 5: the checkpoint seals itself and the sha256 of every file it resumes from."""
+    from explore.corpus.dump_import import work_dir
+
+    path = write(tmp_path / "enwiki.json.gz", dump_lines(), gzip.open)
+    whole, _ = import_dump(path, "whole", top=150)
+    with pytest.raises(Interrupted):
+        import_dump(path, "resumed", top=150, batch_size=40, on_checkpoint=interrupt_after(checkpoints))
+    damage(work_dir("resumed") / file)
+    resumed, report = import_dump(path, "resumed", top=150, batch_size=40)
+    assert len(resumed) == 150 and resumed.content_hash == whole.content_hash
+    assert report.resumed_from == ""
+    assert any(f"{file} " in note and "started again" in note for note in report.notes()), report.notes()
