@@ -280,7 +280,7 @@ def _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> 
     seen_titles: dict[str, int] = {}
     seen_ids: dict[str, int] = {}
     for part in _parts(work, checkpoint.parts):
-        table = pq.read_table(part, columns=["line", "id", "title"]).to_pydict()
+        table = pq.read_table(part, columns=["line", "id", "title"], use_threads=False).to_pydict()
         for line, id_, title in zip(table["line"], table["id"], table["title"]):
             seen_titles.setdefault(title, line)
             seen_ids.setdefault(id_, line)
@@ -355,7 +355,7 @@ def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, direc
     parts = _stored_parts(work)
     target = _link_targets(parts)
     kept = dropped = 0
-    for links in (pq.read_table(part, columns=["id", "links"]).to_pydict() for part in parts):
+    for links in (pq.read_table(part, columns=["id", "links"], use_threads=False).to_pydict() for part in parts):
         for id_, own in zip(links["id"], links["links"]):
             batch_kept, batch_dropped = _resolve(id_, own, target)[1:]
             kept, dropped = kept + batch_kept, dropped + batch_dropped
@@ -371,7 +371,7 @@ def _stored_parts(work: Path) -> list[Path]:
 def _link_targets(parts: list[Path]) -> dict[str, str]:
     """Each kept title, then each redirect to one, normalised → the article id a link to it means."""
     target: dict[str, str] = {}
-    tables = [pq.read_table(part, columns=["id", "title", "aliases"]).to_pydict() for part in parts]
+    tables = [pq.read_table(part, columns=["id", "title", "aliases"], use_threads=False).to_pydict() for part in parts]
     for table in tables:
         for id_, title in zip(table["id"], table["title"]):
             target.setdefault(normalize_title(title), id_)
@@ -392,7 +392,7 @@ def _resolve(id_: str, links: list[str], target: dict[str, str]) -> tuple[tuple[
 def _assembled_batches(parts: list[Path], target: dict[str, str]):
     """The kept articles one stored batch at a time, in dump order, with that batch's links kept and dropped."""
     for part in parts:
-        table = pq.read_table(part).to_pydict()
+        table = pq.read_table(part, use_threads=False).to_pydict()  # no pool to outlive the command
         articles, kept, dropped = [], 0, 0
         for id_, title, text, url, links, aliases in zip(table["id"], table["title"], table["text"], table["url"],
                                                          table["links"], table["aliases"]):
