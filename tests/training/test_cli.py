@@ -71,3 +71,14 @@ def test_bad_input_is_a_clear_error_before_training(fixture_corpus, capsys):
     assert main(["train", "--corpus", "fixture", "--aspects", "country,colour", "--quiet"]) == 2
     assert "has no aspect 'colour'" in capsys.readouterr().err
     assert spaces_for(fixture_corpus).names() == ["generic"]
+
+
+def test_a_small_corpus_keeps_its_training_record_with_undefined_metrics_as_null(capsys):
+    """Issue #38, item 7: 30 articles leave some metrics undefined (NaN); the record is still written."""
+    from tests.fixture_corpora import make_corpus
+
+    small = make_corpus(people=24, unlabelled=6)
+    store_corpus(small)
+    assert main(["train", "--corpus", "fixture", "--aspects", "country", "--epochs", "1", "--quiet"]) == 0
+    record = read_training_record(spaces_for(small).open("country"))
+    assert record["metrics"] and all(value is None or value == value for value in record["metrics"].values())
