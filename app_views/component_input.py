@@ -70,9 +70,13 @@ def bounded_trigger_list(raw: str | None) -> list | None:
 
 def install_component_bounds() -> None:
     """Check every v2 component message against the bounds before Streamlit parses it (once per process)."""
-    from streamlit.components.v2.bidi_component import main
-    from streamlit.components.v2.bidi_component.serialization import BidiComponentSerde
-
+    try:
+        from streamlit.components.v2.bidi_component import main
+        from streamlit.components.v2.bidi_component.serialization import BidiComponentSerde
+        main.deserialize_trigger_list, BidiComponentSerde.deserialize  # noqa: B018 - both must exist
+    except (ImportError, AttributeError) as error:  # another Streamlit: the page still works (tests catch this)
+        log.warning("Streamlit's component internals have moved (%s): browser messages are parsed unbounded", error)
+        return
     if getattr(main.deserialize_trigger_list, _BOUNDED, False):
         return
     bounded_trigger_list.__dict__[_BOUNDED] = True

@@ -82,8 +82,8 @@ class DumpImportReport:
         if self.resumed_from:
             notes.append(f"Resumed an interrupted import at {self.resumed_from}.")
         if self.restarted:
-            notes.append(f"The saved state of an interrupted import was damaged ({self.restarted}): started again "
-                         "from the beginning.")
+            notes.append(f"The saved state of an interrupted import could not be trusted ({self.restarted}): "
+                         "started again from the beginning.")
         if self.skipped:
             total = sum(self.skipped.values())
             parts = ", ".join(f"{n} {SkipReason[name]}" for name, n in sorted(self.skipped.items(), key=lambda kv: -kv[1]))
@@ -176,7 +176,7 @@ def _resumable(work: Path, path: Path, top: int | None) -> tuple[DumpCheckpoint,
                 if not problem:
                     return saved, ""
     if problem:
-        log.warning("Import of %s: its saved state in %s is damaged (%s); starting again.", path, work, problem)
+        log.warning("Import of %s: its saved state in %s cannot be trusted (%s); starting again.", path, work, problem)
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True, exist_ok=True)
     return DumpCheckpoint(dump=identity, top=top, phase="choose" if top is not None else "collect"), problem
