@@ -8,13 +8,12 @@ platform's ids (PROLIFIC_PID …) are read from the URL, stored with the partici
 """
 from __future__ import annotations
 
-import json
-
 import streamlit as st
 
 from app_views.corpus_choice import load_corpus
 from app_views.engine_cache import cached_engine
 from app_views.markdown import escape_markdown
+from app_views.page_script import run_script
 from app_views.participant_cookie import forget, remember, remembered_code
 from app_views.questionnaire_form import item_widget, page_answers, saved_value, widget_key
 from app_views.ranking_draft import RankingDraft
@@ -235,9 +234,8 @@ def finished(flow, code: str) -> None:
     st.markdown(f"Your {'screen-out' if screened_out else 'completion'} code is **{platform.code(screened_out)}**. "
                 f"You are being sent back to {where}; if nothing happens, use the button.")
     st.link_button(f"Back to {where}", target, type="primary")
-    # The URL comes from the validated study file and json.dumps quotes it as a JS string.
-    st.html(f"<script>setTimeout(() => window.location.assign({json.dumps(target)}), {REDIRECT_AFTER_MS});</script>",
-            unsafe_allow_javascript=True)
+    run_script("setTimeout(() => window.location.assign(data.target), data.after_ms);", target=target,
+               after_ms=REDIRECT_AFTER_MS)
 
 
 def platform_arrival(flow) -> None:

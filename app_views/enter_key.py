@@ -7,6 +7,8 @@ one-shot trigger.
 """
 from __future__ import annotations
 
+from app_views.component_input import install_component_bounds
+
 ENTER = "enter"
 _JS = """
 export default function (component) {
@@ -35,6 +37,7 @@ def enter_pressed(widget_key: str) -> str | None:
     import streamlit as st
 
     if _component is None:
+        install_component_bounds()  # what the browser sends back is bounded before it is parsed
         _component = st.components.v2.component("aspectnav_enter_key", js=_JS, isolate_styles=False)
     result = _component(data={"key": widget_key}, key=f"{widget_key}-enter", height=0, on_enter_change=lambda: None)
     return result.enter if result.enter else None

@@ -6,11 +6,11 @@ finished participant's cookie is cleared, so the next person on a shared lab com
 """
 from __future__ import annotations
 
-import json
 import re
 
 import streamlit as st
 
+from app_views.page_script import run_script
 from explore.names import check_name
 
 COOKIE_PREFIX = "aspectnav_study_"
@@ -29,9 +29,8 @@ def remembered_code(study_name: str) -> str | None:
 
 
 def _set_cookie(study_name: str, value: str, max_age_s: int) -> None:
-    # Only a validated code and a slug reach the script, and json.dumps quotes them as JS strings.
-    cookie = json.dumps(f"{cookie_name(study_name)}={value}; Max-Age={max_age_s}; Path=/; SameSite=Strict")
-    st.html(f"<script>document.cookie = {cookie};</script>", unsafe_allow_javascript=True)
+    run_script("document.cookie = data.cookie;",
+               cookie=f"{cookie_name(study_name)}={value}; Max-Age={max_age_s}; Path=/; SameSite=Strict")
 
 
 def remember(study_name: str, code: str) -> None:

@@ -37,6 +37,21 @@ def file_written_atomically(path: Path, suffix: str = "") -> Iterator[Path]:
         Path(staging).unlink(missing_ok=True)
 
 
+def remove_non_file(path: Path) -> str | None:
+    """When a folder (or a pipe, socket …) sits where a cache file of ours belongs, remove it so the file can be
+    written again, and say what it was; None when `path` is a regular file or absent. A folder that cannot be
+    removed raises OSError naming it (the caller says so)."""
+    path = Path(path)
+    if not os.path.lexists(path) or (path.is_file() and not path.is_symlink()):
+        return None
+    what = "a folder" if path.is_dir() and not path.is_symlink() else "not a regular file"
+    if what == "a folder":
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+    return what
+
+
 def staging_directory_for(directory: Path) -> Path:
     """A new hidden directory beside `directory` to write into, then hand to `swap_directory_into_place`."""
     directory = Path(directory)

@@ -7,8 +7,28 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import numbers
 
 SEAL_KEY = "record_sha256"
+
+
+def json_plain(value):
+    """`value` as plain JSON data: numpy numbers as Python ones, NaN and infinities as None (null: "could not be
+    computed", e.g. a metric of a corpus too small for it), tuples as lists. Anything else is left to json."""
+    if isinstance(value, dict):
+        return {key: json_plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_plain(item) for item in value]
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if hasattr(value, "tolist") and not isinstance(value, numbers.Number):  # a numpy array
+        return json_plain(value.tolist())
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value) if math.isfinite(value) else None
+    return value
 
 
 def _digest(record: dict) -> str:
@@ -18,8 +38,9 @@ def _digest(record: dict) -> str:
 
 
 def sealed(record: dict) -> dict:
-    """`record` with its checksum added under `SEAL_KEY`."""
-    return {**record, SEAL_KEY: _digest(record)}
+    """`record` (made plain: NaN and infinities as null) with its checksum added under `SEAL_KEY`."""
+    plain = json_plain(record)
+    return {**plain, SEAL_KEY: _digest(plain)}
 
 
 def seal_problem(record: dict, known_keys: frozenset[str]) -> str | None:

@@ -1,19 +1,11 @@
 """A group of articles chosen on a map (box or lasso): the rows a reader exports, as CSV a spreadsheet opens
-safely (a title such as "=HYPERLINK(...)" is written as text, never run as a formula)."""
+safely (explore/spreadsheet_csv.py: a title such as "=HYPERLINK(...)" is written as text, never run)."""
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 
 from explore.corpus.model import Corpus
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what spreadsheets read as the start of a formula
-
-
-def spreadsheet_safe(value: str) -> str:
-    """`value` as a spreadsheet shows it, never evaluates it (OWASP's advice: a leading apostrophe)."""
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
+from explore.spreadsheet_csv import csv_text
 
 
 def selection_rows(corpus: Corpus, article_ids: Sequence[str], aspect: str | None = None) -> list[dict[str, str]]:
@@ -33,10 +25,4 @@ def selection_rows(corpus: Corpus, article_ids: Sequence[str], aspect: str | Non
 
 def selection_csv(rows: Sequence[dict[str, str]]) -> str:
     """`selection_rows` as CSV (a header, then one line per article)."""
-    if not rows:
-        return ""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows({key: spreadsheet_safe(value) for key, value in row.items()} for row in rows)
-    return out.getvalue()
+    return csv_text(list(rows[0]), rows) if rows else ""

@@ -39,8 +39,9 @@ from typing import Sequence, Union
 
 import numpy as np
 
-from explore.atomic_files import file_written_atomically
+from explore.atomic_files import file_written_atomically, remove_non_file
 from explore.corpus.model import Corpus
+from explore.errors import AspectNavError
 from explore.map_placement import Placement, neighbour_weights
 from explore.map_umap import UmapParams, umap_layout
 from explore.settings import data_home
@@ -394,7 +395,16 @@ def projection_key(space) -> str:
 def _read_cache(path: Path, rows: int) -> tuple[np.ndarray, str] | None:
     """The cached (coordinates, method), or None when there is none or it is stale: a damaged file
     (truncated, flipped, empty, garbage) or one of another shape must never stop the Maps page; the
-    caller recomputes the map and its atomic write replaces the file."""
+    caller recomputes the map and its atomic write replaces the file. A folder in its place is damage too: it
+    is removed (or, when it cannot be, named) so the map is still shown."""
+    try:
+        other = remove_non_file(path)
+    except OSError as error:
+        raise AspectNavError(f"A folder sits where the map cache file {path} belongs and cannot be removed "
+                             f"({error.strerror or error}); remove it, then open the map again.") from None
+    if other:
+        log.warning("Map cache %s was %s, not a file (damaged): removed it, recomputing the map.", path, other)
+        return None
     if not path.exists():
         return None
     try:

@@ -123,6 +123,8 @@ class _Refused(ValueError):
 def parse_user_json(text: str, path: Path, error: ErrorType, line: int | None = None) -> Any:
     """One JSON value (a whole file, or one line `line` of a JSONL file), checked by `check_user_value`."""
     offset = (line - 1) if line else 0
+    if line:  # one line of a JSONL file: its line end is not a line of its own (a cut-off object ends there)
+        text = text.rstrip("\r\n")
     if not text.strip():
         raise error(f"{where(path, line)}: empty (no JSON value)")
     try:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 
 from explore.errors import AspectNavError
@@ -22,17 +23,17 @@ def register(subparsers) -> None:
     simulate.add_argument("study", nargs="?", default=DEFAULT_STUDY, help="a study file or a shipped study name")
     simulate.add_argument("--participants", default="10,20,40,80", type=_counts,
                           help="numbers of participants to simulate, comma-separated (default 10,20,40,80)")
-    simulate.add_argument("--runs", type=int, default=200, help="simulated studies per number of participants")
+    simulate.add_argument("--runs", type=_runs, default=200, help="simulated studies per number of participants")
     effect = simulate.add_mutually_exclusive_group()
     effect.add_argument("--means", type=_means, help="planned mean rank per source, e.g. links=6.5,generic=6,aspect=5.5,"
                                                     "union=5 (default: the study file's power: section)")
     effect.add_argument("--pilot", help="a pilot's study database (URL or SQLite file): its mean ranks are the effect")
-    simulate.add_argument("--spread", type=float, help="how much participants differ (participant_sd; default 0.5 "
+    simulate.add_argument("--spread", type=_spread, help="how much participants differ (participant_sd; default 0.5 "
                                                        "or the study file's)")
-    simulate.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    simulate.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
     simulate.add_argument("--pairs", type=_pairs, help="planned pairwise tests, e.g. union:generic,union:aspect "
                                                        "(default: every pair)")
-    simulate.add_argument("--seed", type=int, default=0, help="random seed (same seed, same table)")
+    simulate.add_argument("--seed", type=_seed, default=0, help="random seed (same seed, same table)")
     simulate.set_defaults(func=run_simulate)
 
     prereg = commands.add_parser(
@@ -42,17 +43,17 @@ def register(subparsers) -> None:
     prereg.add_argument("--out", type=Path, default=Path("."), help="folder to write the bundle into (default: here)")
     prereg.add_argument("--participants", default="10,20,40,80", type=_counts,
                         help="numbers of participants for the power table (default 10,20,40,80)")
-    prereg.add_argument("--runs", type=int, default=200, help="simulated studies per number of participants")
-    prereg.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    prereg.add_argument("--runs", type=_runs, default=200, help="simulated studies per number of participants")
+    prereg.add_argument("--alpha", type=_alpha, default=0.05, help="significance level (default 0.05)")
     prereg.add_argument("--pairs", type=_pairs, help="planned pairwise tests, e.g. union:generic (default: every pair)")
-    prereg.add_argument("--seed", type=int, default=0, help="random seed of the simulation")
+    prereg.add_argument("--seed", type=_seed, default=0, help="random seed of the simulation")
     prereg.set_defaults(func=run_preregister)
 
     report = commands.add_parser("report", help="mean rank per source, tests and exports from a study database")
     report.add_argument("database", help="SQLAlchemy URL (postgresql://…, sqlite:///…) or an SQLite file path")
     report.add_argument("--study", help="study name, when the database holds several")
     report.add_argument("--unranked", default="last", type=_unranked, help="value of unranked candidates: last (12), mid (9) or a number")
-    report.add_argument("--bootstrap", type=int, default=2000, help="bootstrap samples for the 95%% intervals")
+    report.add_argument("--bootstrap", type=_bootstrap, default=2000, help="bootstrap samples for the 95%% intervals")
     report.add_argument("--json", type=Path, help="write the full report with raw answers as JSON here")
     report.add_argument("--csv", type=Path, help="write the mean-rank summary as CSV here")
     report.add_argument("--answers-csv", type=Path, help="write one row per shown candidate as CSV here")
@@ -62,14 +63,62 @@ def register(subparsers) -> None:
     report.set_defaults(func=run_report)
 
 
-def _counts(text: str) -> list[int]:
+MAX_PARTICIPANTS = MAX_RUNS = 100_000  # far above any study; a bigger number is a typo that would run for days
+MAX_SEED = 2**32 - 1
+MAX_BOOTSTRAP = 1_000_000
+
+
+def _whole(text: str, low: int, high: int, rule: str) -> int:
+    """`text` as an int in [low, high] (a 20-digit number is refused before numpy sees it), else `rule`."""
     try:
-        counts = [int(part) for part in text.split(",") if part.strip()]
+        value = int(text.strip()) if len(text.strip()) <= 20 else None
     except ValueError:
-        raise argparse.ArgumentTypeError("use whole numbers separated by commas, e.g. 10,20,40") from None
-    if not counts or any(n < 2 for n in counts):
-        raise argparse.ArgumentTypeError("each number of participants must be at least 2")
+        value = None
+    if value is None or not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{rule}, not {text!r}")
+    return value
+
+
+def _counts(text: str) -> list[int]:
+    rule = f"each number of participants must be from 2 to {MAX_PARTICIPANTS:,} (e.g. 10,20,40)"
+    counts = [_whole(part, 2, MAX_PARTICIPANTS, rule) for part in text.split(",") if part.strip()]
+    if not counts:
+        raise argparse.ArgumentTypeError(f"{rule}, not {text!r}")
     return counts
+
+
+def _runs(text: str) -> int:
+    return _whole(text, 10, MAX_RUNS, f"a whole number of simulated studies from 10 to {MAX_RUNS:,} "
+                                      "(200 gives ±0.03)")
+
+
+def _bootstrap(text: str) -> int:
+    return _whole(text, 10, MAX_BOOTSTRAP, f"a whole number of bootstrap samples from 10 to {MAX_BOOTSTRAP:,}")
+
+
+def _seed(text: str) -> int:
+    return _whole(text, 0, MAX_SEED, f"a whole number from 0 to {MAX_SEED}")
+
+
+def _float_or_nan(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
+def _alpha(text: str) -> float:
+    value = _float_or_nan(text)
+    if not 0 < value < 1:  # NaN fails this too
+        raise argparse.ArgumentTypeError(f"a significance level between 0 and 1 (e.g. 0.05), not {text!r}")
+    return value
+
+
+def _spread(text: str) -> float:
+    value = _float_or_nan(text)
+    if not 0 <= value < math.inf:
+        raise argparse.ArgumentTypeError(f"a spread of 0 or more (participant_sd, e.g. 0.5), not {text!r}")
+    return value
 
 
 def _means(text: str) -> dict[str, float]:
@@ -174,8 +223,6 @@ def run_simulate(args: argparse.Namespace) -> int:
                              "--pilot DATABASE, or add a power: section to the study file.")
     if args.spread is not None:
         effect = effect.model_copy(update={"participant_sd": args.spread})
-    if args.runs < 10:
-        raise AspectNavError("--runs must be at least 10 for a usable estimate (200 gives ±0.03).")
     print(f"Study {study.name!r}: {len(study.comparison_tasks)} comparison tasks, sources "
           f"{', '.join(study.source_labels)}.")
     print(format_power(power_table(study, effect, args.participants, args.runs, args.alpha, args.pairs, args.seed)))
@@ -234,8 +281,6 @@ def run_preregister(args: argparse.Namespace) -> int:
     if study.planned_effect is None:
         raise AspectNavError(f"Study {study.name!r} declares no planned effect: add a power: section to the study "
                              "file (a preregistration states the effect it is powered for).")
-    if args.runs < 10:
-        raise AspectNavError("--runs must be at least 10 for a usable estimate (200 gives ±0.03).")
     table = power_table(study, study.planned_effect, args.participants, args.runs, args.alpha, args.pairs, args.seed)
     print(format_power(table))
     written = write_bundle(study, study_path(args.study), table, args.out, args.alpha, args.pairs)

@@ -55,15 +55,26 @@ class PlatformError(AspectNavError):
     """A participant arrived with malformed platform ids; the message says what to do."""
 
 
+URL_RULE = ("an http:// or https:// address with a host, and without spaces, control characters, quotes, "
+            "backticks, backslashes or angle brackets (percent-encode them)")
+_URL_FORBIDDEN = frozenset("\"'`<>\\")
+
+
 def _web_url(value: str | None) -> str | None:
+    """A return address as the finish page may use it: strictly http(s) with a host; nothing that could end an
+    attribute or a script (a study file is trusted with participants' browsers only this far)."""
     if value is None:
         return None
     text = str(value).strip()
-    parts = urlsplit(text)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise ValueError("an http:// or https:// address with a host")
-    if any(ch.isspace() for ch in text):
-        raise ValueError("an address without spaces")
+    if any(ch.isspace() or not ch.isprintable() or ch in _URL_FORBIDDEN for ch in text):
+        raise ValueError(URL_RULE)
+    try:
+        parts = urlsplit(text)
+        host = parts.hostname
+    except ValueError:
+        raise ValueError(URL_RULE) from None
+    if parts.scheme.lower() not in ("http", "https") or not host:
+        raise ValueError(URL_RULE)
     return text
 
 

@@ -4,14 +4,13 @@ Exports carry participant numbers, never participant codes (a code lets its hold
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select
 
+from explore.spreadsheet_csv import csv_text
 from study.analysis import (
     AnalysisConfig,
     AnswerRecord,
@@ -126,48 +125,32 @@ def study_report(store: StudyStore, study_name: str | None = None,
 
 def questionnaire_csv(study: StudyDefinition, answers: list[QuestionnaireAnswer]) -> str:
     """One row per answered item (per source on a per-source page); the columns are the codebook's."""
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=QUESTIONNAIRE_FIELDS, lineterminator="\n", extrasaction="raise")
-    writer.writeheader()
     kinds = {item.id: item.kind for item in study.questionnaire.items}
-    for a in answers:
-        writer.writerow({"participant": a.participant, "task_id": a.task_id, "source": a.source,
-                         "item_id": a.item_id, "item_kind": kinds.get(a.item_id, ""), "value": a.value,
-                         "submitted_at": a.submitted_at})
-    return out.getvalue()
+    return csv_text(QUESTIONNAIRE_FIELDS, ({"participant": a.participant, "task_id": a.task_id, "source": a.source,
+                                           "item_id": a.item_id, "item_kind": kinds.get(a.item_id, ""),
+                                           "value": a.value, "submitted_at": a.submitted_at} for a in answers))
 
 
 def summary_csv(report: StudyReport) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=SUMMARY_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    for row in report.summaries:
-        writer.writerow({k: round(v, 4) if isinstance(v, float) else v for k, v in row.__dict__.items()})
-    return out.getvalue()
+    return csv_text(SUMMARY_FIELDS, ({k: round(v, 4) if isinstance(v, float) else v for k, v in row.__dict__.items()}
+                                     for row in report.summaries))
 
 
 def answers_csv(study: StudyDefinition, answers: list[AnswerRecord]) -> str:
     """One row per shown candidate: who saw it, in which task and place, when, from which sources, at which
     rank. The columns are the codebook's (study.codebook), which says what each means."""
     types = {task.id: task.task_type for task in study.tasks}
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=ANSWER_FIELDS, lineterminator="\n", extrasaction="raise")
-    writer.writeheader()
-    for answer in answers:
-        rank = answer.rank_of
-        for position, candidate in enumerate(answer.candidates, start=1):
-            writer.writerow({
-                "participant": answer.participant,
-                "order_row": "" if answer.order_row is None else answer.order_row + 1,
-                "outcome": answer.outcome or "",
-                "task_id": answer.task_id, "task_type": types.get(answer.task_id, ""),
-                "task_position": answer.task_position or "",
-                "shown_at": answer.shown_at, "answered_at": answer.answered_at,
-                "seconds": "" if answer.seconds is None else round(answer.seconds, 1),
-                "display_position": position, "article_id": candidate.id, "title": candidate.title,
-                "sources": "+".join(candidate.sources), "rank": rank.get(candidate.id, ""),
-            })
-    return out.getvalue()
+    return csv_text(ANSWER_FIELDS, (
+        {"participant": answer.participant,
+         "order_row": "" if answer.order_row is None else answer.order_row + 1,
+         "outcome": answer.outcome or "",
+         "task_id": answer.task_id, "task_type": types.get(answer.task_id, ""),
+         "task_position": answer.task_position or "",
+         "shown_at": answer.shown_at, "answered_at": answer.answered_at,
+         "seconds": "" if answer.seconds is None else round(answer.seconds, 1),
+         "display_position": position, "article_id": candidate.id, "title": candidate.title,
+         "sources": "+".join(candidate.sources), "rank": answer.rank_of.get(candidate.id, "")}
+        for answer in answers for position, candidate in enumerate(answer.candidates, start=1)))
 
 
 def report_json(report: StudyReport, study: StudyDefinition, answers: list[AnswerRecord]) -> str:

@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from explore.errors import AspectNavError
+from explore.json_seal import json_plain
 from explore.names import check_name
 from explore.settings import REPO_ROOT, data_home
 from training.config import TrainingConfig
@@ -133,7 +134,7 @@ class Run:
         self._write_info(info)
 
     def save_metrics(self, metrics: dict) -> None:
-        (self.path / METRICS_FILE).write_text(json.dumps(metrics, indent=2, default=float))
+        (self.path / METRICS_FILE).write_text(json.dumps(json_plain(metrics), indent=2, default=float))
 
     def _write_info(self, info: dict) -> None:
-        (self.path / RUN_FILE).write_text(json.dumps(info, indent=2, default=str))
+        (self.path / RUN_FILE).write_text(json.dumps(json_plain(info), indent=2, default=str))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from app_views.component_input import install_component_bounds
 from app_views.explore_panel.events import TRIGGERS, PanelEvent, parse_event
 
 HERE = Path(__file__).resolve().parent
@@ -22,6 +23,7 @@ def _mount():
     if _component is None:
         import streamlit as st
 
+        install_component_bounds()  # what the browser sends back is bounded before it is parsed
         _component = st.components.v2.component(
             COMPONENT_NAME, css=(HERE / "explore_panel.css").read_text(encoding="utf-8"),
             js=(HERE / "explore_panel.js").read_text(encoding="utf-8"), isolate_styles=False)

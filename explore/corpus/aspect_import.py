@@ -58,9 +58,12 @@ def _rows(path: Path) -> Iterator[tuple[int, dict]]:
                 yield number, parse_user_json(line, path, CorpusFormatError, line=number)
         return
     at = [0]  # the line being read: csv's own line_num lags behind on the line a csv.Error is raised on
+    since_last: list[int] = []  # non-blank lines read for the record being parsed: where it starts
 
     def texts() -> Iterator[str]:
         for at[0], text in lines:
+            if text.strip("\r\n"):
+                since_last.append(at[0])
             yield text
 
     reader = csv.DictReader(texts())
@@ -70,7 +73,14 @@ def _rows(path: Path) -> Iterator[tuple[int, dict]]:
         header = [name.strip() for name in reader.fieldnames]
         if header[:2] != ["id", "label"] or len(header) != 2:
             raise CorpusFormatError(f"{path}, line 1: the header must be exactly 'id,label', got {','.join(header)!r}")
+        since_last.clear()
         for record in reader:
+            start = since_last[0] if since_last else reader.line_num
+            since_last.clear()
+            if reader.line_num > start:  # a quote left open swallows the next rows into one label: refuse
+                raise CorpusFormatError(f"{path}, line {start}: a quote opened here is never "
+                                        "closed on that line, so the rows after it would be read as part of one "
+                                        "label; close the quote (a label cannot span lines)")
             if None in record or None in record.values():
                 raise CorpusFormatError(f"{path}, line {reader.line_num}: expected 2 fields (id,label)")
             if any(value.strip() for value in record.values()):

@@ -7,7 +7,9 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import math
 import re
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -94,26 +96,62 @@ def open_dump(path: Path) -> tuple[BinaryIO, BinaryIO]:
     return raw, raw
 
 
-def read_records(path: Path, stream: BinaryIO, start_line: int = 0) -> Iterator[DumpPage | DumpSkip | int]:
+def _damaged(path: Path, raw: BinaryIO | None, line: int, problem: Exception) -> CorpusFormatError:
+    where = ""
+    if raw is not None:
+        try:
+            where = f" at about byte {raw.tell():,} of {Path(path).stat().st_size:,}"
+        except (OSError, ValueError):
+            pass
+    return CorpusFormatError(f"{path}: the file is truncated or damaged{where} (after line {line:,}: {problem}). "
+                             "Download it again, and compare its checksum with the one published beside it.")
+
+
+def _dump_lines(path: Path, stream: BinaryIO, raw: BinaryIO | None) -> Iterator[tuple[int, bytes, bool]]:
+    """(line number, line, too long) per line of the decompressed dump. A line over MAX_LINE_BYTES is read on to
+    its end and dropped, so it counts as one line (the numbers after it stay exact); a stream the decompressor
+    cannot finish (cut short, flipped bits) is CorpusFormatError naming about where, never an EOFError or the
+    disk's fault (a real read error of the disk has an errno and is left to the caller)."""
+    number = 0
+    while True:
+        try:
+            line = stream.readline(MAX_LINE_BYTES + 1)
+            long = len(line) > MAX_LINE_BYTES and not line.endswith(b"\n")
+            rest = line
+            while long and rest and not rest.endswith(b"\n"):
+                rest = stream.readline(MAX_LINE_BYTES + 1)
+        except (EOFError, zlib.error) as exc:
+            raise _damaged(path, raw, number, exc) from None
+        except OSError as exc:  # gzip.BadGzipFile, bz2's "Invalid data stream": no errno, not the disk
+            if exc.errno is not None:
+                raise
+            raise _damaged(path, raw, number, exc) from None
+        if not line:
+            return
+        number += 1
+        yield number, line, long
+
+
+def read_records(path: Path, stream: BinaryIO, start_line: int = 0,
+                 raw: BinaryIO | None = None) -> Iterator[DumpPage | DumpSkip | int]:
     """Each document of the dump as a DumpPage or DumpSkip, after the first `start_line` lines (skipped unread:
     a resumed import). Between records it yields the number of lines read so far, a safe place to resume from
-    (never between an action line and its document)."""
+    (never between an action line and its document). `raw` (the compressed file) lets damage be placed."""
     page_id: str | None = None
     number = 0
-    for number, raw in enumerate(iter(lambda: stream.readline(MAX_LINE_BYTES + 1), b""), start=1):
+    for number, line, long in _dump_lines(path, stream, raw):
         if number <= start_line:
             continue
-        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-            # the rest of the long line is read as lines of its own and skipped as bad lines
+        if long:
             yield DumpSkip(number, SkipReason.BAD_LINE, f"{path}, line {number}: longer than "
                                                        f"{MAX_LINE_BYTES >> 20} MiB, the limit for one article")
             page_id = None
             yield number
             continue
-        if not raw.strip():
+        if not line.strip():
             continue
         try:
-            record = parse_json_line(path, number, raw)
+            record = parse_json_line(path, number, line)
         except CorpusFormatError as exc:
             yield DumpSkip(number, SkipReason.BAD_LINE, str(exc))
             page_id = None
@@ -126,6 +164,18 @@ def read_records(path: Path, stream: BinaryIO, start_line: int = 0) -> Iterator[
         page_id = None
         yield number
     yield number
+
+
+def _popularity(value: object) -> float | None:
+    """popularity_score as a float (0 when absent or not a number); None for a number no float holds (a 4,000-digit
+    integer, NaN, an infinity): that record is skipped, the import goes on."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0.0
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def _page_or_skip(path: Path, number: int, record: object, page_id: str | None) -> DumpPage | DumpSkip:
@@ -155,10 +205,14 @@ def _page_or_skip(path: Path, number: int, record: object, page_id: str | None) 
         checked = validate_article(path, number, fields)
     except CorpusFormatError as exc:
         return DumpSkip(number, SkipReason.INVALID, str(exc))
-    popularity = record.get("popularity_score")
+    popularity = _popularity(record.get("popularity_score"))
+    if popularity is None:
+        shown = str(record["popularity_score"])
+        shown = shown if len(shown) <= 24 else f"a number of {len(shown):,} digits"
+        return DumpSkip(number, SkipReason.INVALID, f"{where}, field 'popularity_score': {shown} is not a usable "
+                                                    "number (a finite share of page views)")
     return DumpPage(line=number, id=checked.id, title=checked.title, lead=checked.text, url=checked.url or "",
-                    links=tuple(checked.links or ()), aliases=tuple(checked.aliases or ()),
-                    popularity=float(popularity) if isinstance(popularity, (int, float)) else 0.0)
+                    links=tuple(checked.links or ()), aliases=tuple(checked.aliases or ()), popularity=popularity)
 
 
 def _redirect_titles(redirects: object, title: object) -> object:

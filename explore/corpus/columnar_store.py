@@ -5,15 +5,19 @@ Layout beside the usual sealed card (corpus.json): `articles.arrow` (Arrow IPC, 
 batches of BATCH_ROWS rows, uncompressed so the page cache serves reads with no copy), `ids.npy` /
 `titles.npy` (each id's and title's 64-bit hash, sorted, beside its row: an id or a title finds its row with
 one binary search), `incoming.npy` (links into each row: the tie-break of title search) and the title
-index (explore/corpus/prefix_title_search.py). The card records every file's size and sha256 and the
-statistics a whole pass would give (label counts, coverage): opening reads neither the texts nor a hash of
-them, which is the point; `verify_columnar` reads everything when a check is wanted.
+index (explore/corpus/prefix_title_search.py). The card records every file's size and sha256, the sha256 of each
+Arrow batch's bytes (`blocks`), and the statistics a whole pass would give (label counts, coverage): opening
+checks only the file's head and footer (what Arrow parses on open), a batch is checked the first time one of
+its rows is read and a lookup file the first time it is used, so nothing damaged is ever parsed or served and
+opening a million articles stays cheap; `verify_columnar` reads everything when a check is wanted.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import shutil
+import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
@@ -38,7 +42,8 @@ ARTICLES_ARROW = "articles.arrow"
 IDS_FILE, TITLES_FILE, INCOMING_FILE = "ids.npy", "titles.npy", "incoming.npy"
 BATCH_ROWS = 4096  # rows per Arrow batch: a row is found by division, and a card's read touches one batch
 _CARD_KEYS = frozenset({"format_version", "layout", "name", "provenance", "content_hash", "rows", "files", "stats",
-                        "label_counts", "from_wikipedia"})
+                        "label_counts", "from_wikipedia", "blocks"})
+log = logging.getLogger(__name__)
 
 
 def string_hashes(texts: Iterable[str]) -> np.ndarray:
@@ -92,17 +97,19 @@ def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Arti
     staging = staging_directory_for(directory)
     tally, ids, titles, aliases, links = _Tally(), [], [], {}, []
     seen: set[str] = set()
+    spans: list[tuple[int, int]] = []  # each batch's bytes in the file: its block checksum covers them
     try:
         with pa.OSFile(str(staging / ARTICLES_ARROW), "wb") as sink, pa.ipc.new_file(sink, SCHEMA) as writer:
+            head = sink.tell()
             pending: list[Article] = []
             for batch in batches:
                 pending.extend(batch)
                 while len(pending) >= BATCH_ROWS:
-                    _write_batch(writer, pending[:BATCH_ROWS], tally, seen, name)
+                    spans.append(_write_batch(sink, writer, pending[:BATCH_ROWS], tally, seen, name))
                     del pending[:BATCH_ROWS]
-                    
             if pending:
-                _write_batch(writer, pending, tally, seen, name)
+                spans.append(_write_batch(sink, writer, pending, tally, seen, name))
+        blocks = _block_checksums(staging / ARTICLES_ARROW, head, spans)
         for row_batch in _iter_batches(staging / ARTICLES_ARROW, ("id", "title", "aliases", "links")):
             ids += row_batch["id"]
             titles += row_batch["title"]
@@ -132,6 +139,7 @@ def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Arti
             "stats": tally.stats(name, len(ids), provenance),
             "label_counts": {aspect: dict(counts) for aspect, counts in tally.labels.items()},
             "from_wikipedia": tally.sites == {"Wikipedia"},
+            "blocks": blocks,
         })
         (staging / CARD_FILE).write_text(json.dumps(card, indent=2, ensure_ascii=False))
         swap_directory_into_place(staging, directory)
@@ -140,13 +148,30 @@ def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Arti
     return directory
 
 
-def _write_batch(writer, articles: list[Article], tally: _Tally, seen: set[str], name: str) -> None:
+def _write_batch(sink, writer, articles: list[Article], tally: _Tally, seen: set[str], name: str) -> tuple[int, int]:
+    """Write one batch; returns the (start, end) of its bytes in the file."""
     for article in articles:
         if article.id in seen:
             raise AspectNavError(f"Corpus {name!r}: duplicate article id {article.id!r}")
         seen.add(article.id)
     tally.add(articles)
+    start = sink.tell()
     writer.write_batch(pa.RecordBatch.from_pydict(article_columns(articles), schema=SCHEMA))
+    return start, sink.tell()
+
+
+def _block_checksums(path: Path, head: int, spans: list[tuple[int, int]]) -> dict:
+    """sha256 of the file's head (magic and schema), of each batch's bytes and of the footer: together every byte
+    of the file, each part checked before Arrow parses it."""
+    size = path.stat().st_size
+    mapped = pa.memory_map(str(path), "r")
+    tail = spans[-1][1] if spans else head
+
+    def block(start: int, end: int) -> list:
+        return [start, end, hashlib.sha256(mapped.read_at(end - start, start)).hexdigest()]
+
+    return {"head": block(0, spans[0][0] if spans else head), "batches": [block(*span) for span in spans],
+            "footer": block(tail, size)}
 
 
 def _iter_batches(path: Path, columns: Sequence[str]) -> Iterator[dict[str, list]]:
@@ -172,7 +197,8 @@ def _read_card(directory: Path) -> dict:
 
 def load_columnar(directory: Path) -> "ColumnarCorpus":
     """Open a corpus written by `save_columnar`: its card's seal and every file's size are checked (a
-    truncated or missing file fails here, naming it); the texts are not read."""
+    truncated or missing file fails here, naming it), and the head and footer of articles.arrow against their
+    checksums; the texts are not read (each batch is checked when first read)."""
     directory = Path(directory)
     card = _read_card(directory)
     for file, entry in card["files"].items():
@@ -182,27 +208,74 @@ def load_columnar(directory: Path) -> "ColumnarCorpus":
             raise DamagedCorpusError(directory.name, f"{file} cannot be read ({exc})") from exc
         if size != entry["bytes"]:
             raise DamagedCorpusError(directory.name, f"{file} has {size:,} bytes, its card says {entry['bytes']:,}")
+    if "blocks" not in card:  # written before block checksums: checked whole, once per open
+        log.info("Corpus %r has no block checksums (an older AspectNav stored it): checking %s whole; re-import "
+                 "it to open it without that wait.", card["name"], ARTICLES_ARROW)
+        _check_file(directory, ARTICLES_ARROW, card)
     try:
         return ColumnarCorpus(directory, card)
     except (OSError, ValueError, KeyError, pa.ArrowException) as exc:
         raise DamagedCorpusError(directory.name, f"its files cannot be read ({type(exc).__name__}: {exc})") from exc
 
 
+def _check_file(directory: Path, file: str, card: dict) -> Path:
+    """`directory / file`, after its sha256 matched the card's; DamagedCorpusError naming it otherwise."""
+    path = Path(directory) / file
+    try:
+        digest = file_sha256(path)
+    except OSError as exc:
+        raise DamagedCorpusError(Path(directory).name, f"{file} cannot be read ({exc})") from exc
+    if digest != card["files"][file]["sha256"]:
+        raise DamagedCorpusError(Path(directory).name, f"{file} does not match the checksum saved with it")
+    return path
+
+
 def verify_columnar(directory: Path) -> None:
     """Read every file of a columnar corpus against the sha256 its card recorded (seconds per gigabyte)."""
     directory = Path(directory)
-    for file, entry in _read_card(directory)["files"].items():
-        if file_sha256(directory / file) != entry["sha256"]:
-            raise DamagedCorpusError(directory.name, f"{file} does not match the checksum saved with it")
+    card = _read_card(directory)
+    for file in card["files"]:
+        _check_file(directory, file, card)
 
 
 class ArticleRows(Sequence):
-    """The articles of a memory-mapped `articles.arrow` by row: each an `Article` made when asked for."""
+    """The articles of a memory-mapped `articles.arrow` by row: each an `Article` made when asked for. With
+    `blocks` (the card's), a batch's bytes are checked against their sha256 before Arrow first reads them."""
 
-    def __init__(self, path: Path):
-        reader = pa.ipc.open_file(pa.memory_map(str(path), "r"))
-        self._batches = [reader.get_batch(index) for index in range(reader.num_record_batches)]
-        self._length = sum(batch.num_rows for batch in self._batches)
+    def __init__(self, path: Path, rows: int, blocks: dict | None = None, corpus: str = ""):
+        self._map = pa.memory_map(str(path), "r")
+        self._blocks, self._corpus, self._length = blocks, corpus or path.parent.name, rows
+        if blocks is not None:
+            self._check(blocks["head"])
+            self._check(blocks["footer"])
+        self._reader = pa.ipc.open_file(self._map)
+        expected = -(-rows // BATCH_ROWS)
+        if self._reader.num_record_batches != expected or (blocks is not None and len(blocks["batches"]) != expected):
+            raise DamagedCorpusError(self._corpus, f"{ARTICLES_ARROW} holds {self._reader.num_record_batches} batches, "
+                                                   f"its card says {expected}")
+        self._batches: list[pa.RecordBatch | None] = [None] * expected
+        self._lock = threading.Lock()
+
+    def _check(self, block: list) -> None:
+        start, end, expected = block
+        if hashlib.sha256(self._map.read_at(end - start, start)).hexdigest() != expected:
+            raise DamagedCorpusError(self._corpus, f"{ARTICLES_ARROW} (bytes {start:,} to {end:,}) does not match "
+                                                   "the checksum saved with it")
+
+    def _batch(self, index: int) -> pa.RecordBatch:
+        batch = self._batches[index]
+        if batch is None:
+            with self._lock:
+                batch = self._batches[index]
+                if batch is None:
+                    if self._blocks is not None:
+                        self._check(self._blocks["batches"][index])
+                    batch = self._reader.get_batch(index)
+                    if batch.num_rows != min(BATCH_ROWS, self._length - index * BATCH_ROWS):
+                        raise DamagedCorpusError(self._corpus, f"{ARTICLES_ARROW} batch {index} holds "
+                                                               f"{batch.num_rows} rows")
+                    self._batches[index] = batch
+        return batch
 
     def __len__(self) -> int:
         return self._length
@@ -211,7 +284,7 @@ class ArticleRows(Sequence):
         if not -self._length <= row < self._length:
             raise IndexError(row)
         row %= self._length
-        return self._batches[row // BATCH_ROWS], row % BATCH_ROWS
+        return self._batch(row // BATCH_ROWS), row % BATCH_ROWS
 
     def __getitem__(self, row):
         if isinstance(row, slice):
@@ -228,8 +301,8 @@ class ArticleRows(Sequence):
         return batch.column(column)[offset].as_py()
 
     def __iter__(self) -> Iterator[Article]:
-        for batch in self._batches:
-            for values in batch.to_pylist():
+        for index in range(len(self._batches)):
+            for values in self._batch(index).to_pylist():
                 yield article_from_row(values["id"], values["title"], values["text"], values["description"],
                                        values["url"], values["links"], values["aspects"], values["aliases"],
                                        values["inferred"])
@@ -294,25 +367,23 @@ class ColumnarCorpus(Corpus):
         self.name = card["name"]
         self.provenance = Provenance(**card["provenance"])
         self.card = card
-        self.articles = ArticleRows(self.directory / ARTICLES_ARROW)
-        if len(self.articles) != card["rows"]:
-            raise ValueError(f"{ARTICLES_ARROW} holds {len(self.articles)} rows, its card says {card['rows']}")
+        self.articles = ArticleRows(self.directory / ARTICLES_ARROW, card["rows"], card.get("blocks"), self.name)
 
     def __repr__(self) -> str:
         return f"ColumnarCorpus({self.name!r}, {len(self):,} articles at {self.directory})"
 
     @cached_property
     def position(self) -> IdRows:  # type: ignore[override]
-        return IdRows(self.directory / IDS_FILE, self.articles, "id")
+        return IdRows(_check_file(self.directory, IDS_FILE, self.card), self.articles, "id")
 
     @cached_property
     def ids_by_title(self) -> TitleIds:  # type: ignore[override]
-        return TitleIds(self.directory / TITLES_FILE, self.articles, "title")
+        return TitleIds(_check_file(self.directory, TITLES_FILE, self.card), self.articles, "title")
 
     @cached_property
     def incoming_counts(self) -> np.ndarray:
         """Links into each row, by row."""
-        return np.load(self.directory / INCOMING_FILE, mmap_mode="r")
+        return np.load(_check_file(self.directory, INCOMING_FILE, self.card), mmap_mode="r")
 
     @cached_property
     def incoming_links(self) -> Counter:  # type: ignore[override]
@@ -321,6 +392,8 @@ class ColumnarCorpus(Corpus):
 
     @cached_property
     def title_search(self) -> PrefixTitleSearch:  # type: ignore[override]
+        for file in TITLE_FILES:
+            _check_file(self.directory, file, self.card)
         return PrefixTitleSearch(self.directory, lambda row: self.articles.value(row, "title"),
                                  lambda row: self.articles.value(row, "id"), self.incoming_counts)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
+import logging
 import shutil
 import time
 from collections import Counter
@@ -27,8 +28,10 @@ from explore.atomic_files import file_written_atomically
 from explore.corpus.cirrus_dump import DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import AspectNavError, CorpusFormatError
+from explore.json_seal import SEAL_KEY, seal_problem, sealed
 from explore.names import check_name
 from explore.settings import data_home
+from explore.spaces.vector_index import file_sha256
 
 BATCH_SIZE = 10_000
 # Kept articles from which the corpus is stored columnar (memory-mapped, served without reading its texts; the
@@ -37,6 +40,7 @@ COLUMNAR_FROM = 200_000
 EXAMPLES_KEPT = 10
 CHECKPOINT_FILE = "checkpoint.json"
 _HEAP_FILE = "heap.npy"
+log = logging.getLogger(__name__)
 _ROWS = pa.schema([("line", pa.int64()), ("id", pa.string()), ("title", pa.string()), ("text", pa.string()),
                    ("url", pa.string()), ("links", pa.list_(pa.string())), ("aliases", pa.list_(pa.string()))])
 
@@ -53,6 +57,10 @@ class DumpCheckpoint:
     parts: int = 0  # Parquet batches written by "collect"
     skipped: dict[str, int] = field(default_factory=dict)  # SkipReason name -> records
     examples: list[str] = field(default_factory=list)  # the first skips, file, line and reason
+    files: dict[str, str] = field(default_factory=dict)  # heap.npy and each part -> its sha256 when written
+
+
+_CHECKPOINT_KEYS = frozenset(DumpCheckpoint.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,7 @@ class DumpImportReport:
     links_kept: int
     links_dropped: int
     resumed_from: str = ""  # where an interrupted import went on, e.g. "line 1200 of the import pass"
+    restarted: str = ""  # why an interrupted import's saved state was not trusted (it started again)
     seconds: float = 0.0
     stored: Path | None = None  # where a columnar import already stored the corpus (None: the caller stores it)
 
@@ -72,6 +81,9 @@ class DumpImportReport:
         notes = []
         if self.resumed_from:
             notes.append(f"Resumed an interrupted import at {self.resumed_from}.")
+        if self.restarted:
+            notes.append(f"The saved state of an interrupted import could not be trusted ({self.restarted}): "
+                         "started again from the beginning.")
         if self.skipped:
             total = sum(self.skipped.values())
             parts = ", ".join(f"{n} {SkipReason[name]}" for name, n in sorted(self.skipped.items(), key=lambda kv: -kv[1]))
@@ -96,7 +108,7 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
         raise AspectNavError(f"--top must be at least 1, not {top}.")
     started = time.perf_counter()
     work = work_dir(name)
-    checkpoint = _resumable(work, path, top)
+    checkpoint, restarted = _resumable(work, path, top)
     resumed_from = ""
     if checkpoint.line or checkpoint.parts or (checkpoint.phase == "collect" and top is not None):
         stage = "the --top pass" if checkpoint.phase == "choose" else "the import pass"
@@ -125,7 +137,7 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
         raise CorpusFormatError(f"{path}: no articles (every record was skipped: "
                                 f"{', '.join(checkpoint.examples[:3]) or 'the file is empty'})")
     report = DumpImportReport(len(corpus), dict(checkpoint.skipped), tuple(checkpoint.examples), kept, dropped,
-                              resumed_from, time.perf_counter() - started, stored)
+                              resumed_from, restarted, time.perf_counter() - started, stored)
     return corpus, report
 
 
@@ -144,26 +156,73 @@ def _identity(path: Path) -> dict:
     return {"path": str(path.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
 
 
-def _resumable(work: Path, path: Path, top: int | None) -> DumpCheckpoint:
-    """The checkpoint to go on from, or a fresh one (a stale work folder of another dump or `top` is cleared)."""
+def _resumable(work: Path, path: Path, top: int | None) -> tuple[DumpCheckpoint, str]:
+    """The checkpoint to go on from, or a fresh one (a stale work folder of another dump or `top` is cleared), and
+    why a saved one was not trusted ("" when none was damaged): the checkpoint carries its own checksum and the
+    sha256 of every file it resumes from, so a flipped bit never changes what the import keeps."""
     try:
         identity = _identity(path)
     except OSError as exc:
         raise CorpusFormatError(f"{path}: cannot be read ({exc.strerror})") from exc
-    try:
-        saved = DumpCheckpoint(**json.loads((work / CHECKPOINT_FILE).read_text()))
-        if saved.dump == identity and saved.top == top:
-            return saved
-    except (OSError, ValueError, TypeError):
-        pass
+    problem = ""
+    if (work / CHECKPOINT_FILE).exists():
+        try:
+            saved = _load_checkpoint(work)
+        except _DamagedState as exc:
+            problem = str(exc)
+        else:
+            if saved.dump == identity and saved.top == top:
+                problem = _files_problem(work, saved)
+                if not problem:
+                    return saved, ""
+    if problem:
+        log.warning("Import of %s: its saved state in %s cannot be trusted (%s); starting again.", path, work, problem)
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True, exist_ok=True)
-    return DumpCheckpoint(dump=identity, top=top, phase="choose" if top is not None else "collect")
+    return DumpCheckpoint(dump=identity, top=top, phase="choose" if top is not None else "collect"), problem
+
+
+class _DamagedState(ValueError):
+    pass
+
+
+def _load_checkpoint(work: Path) -> DumpCheckpoint:
+    """The sealed checkpoint of `work`; _DamagedState says why it cannot be trusted."""
+    try:
+        record = json.loads((work / CHECKPOINT_FILE).read_text())
+    except (OSError, ValueError) as exc:
+        raise _DamagedState(f"{CHECKPOINT_FILE} cannot be read: {exc}") from None
+    if not isinstance(record, dict) or SEAL_KEY not in record:
+        raise _DamagedState(f"{CHECKPOINT_FILE} has no checksum")
+    problem = seal_problem(record, _CHECKPOINT_KEYS)
+    if problem:
+        raise _DamagedState(f"{CHECKPOINT_FILE} {problem}")
+    try:
+        return DumpCheckpoint(**{key: value for key, value in record.items() if key != SEAL_KEY})
+    except TypeError as exc:
+        raise _DamagedState(f"{CHECKPOINT_FILE} {exc}") from None
+
+
+def _files_problem(work: Path, checkpoint: DumpCheckpoint) -> str:
+    """Why the files the checkpoint resumes from cannot be trusted, or ""."""
+    needed = [part.name for part in _parts(work, checkpoint.parts)]
+    if (work / _HEAP_FILE).exists() or _HEAP_FILE in checkpoint.files:
+        needed.append(_HEAP_FILE)
+    for name in needed:
+        if name not in checkpoint.files:
+            return f"{name} has no checksum"
+        try:
+            digest = file_sha256(work / name)
+        except OSError as exc:
+            return f"{name} cannot be read ({exc.strerror or exc})"
+        if digest != checkpoint.files[name]:
+            return f"{name} does not match the checksum saved with it"
+    return ""
 
 
 def _save_checkpoint(work: Path, checkpoint: DumpCheckpoint) -> None:
     with file_written_atomically(work / CHECKPOINT_FILE) as staging:
-        staging.write_text(json.dumps(asdict(checkpoint)))
+        staging.write_text(json.dumps(sealed(asdict(checkpoint))))
 
 
 def _count_skip(checkpoint: DumpCheckpoint, skip: DumpSkip) -> None:
@@ -182,7 +241,7 @@ def _choose(path, top, work, checkpoint, batch_size, bar, on_checkpoint) -> None
     bar.start("choosing --top", raw, checkpoint.line)
     since = 0
     with stream:
-        for item in read_records(path, stream, checkpoint.line):
+        for item in read_records(path, stream, checkpoint.line, raw):
             if isinstance(item, int):
                 if since >= batch_size:
                     _checkpoint_heap(work, heap, checkpoint, item, on_checkpoint)
@@ -206,6 +265,7 @@ def _checkpoint_heap(work, heap, checkpoint, line, on_checkpoint) -> None:
     rows = np.array([(p, -negative_line) for p, negative_line in heap], dtype=np.float64).reshape(-1, 2)
     with file_written_atomically(work / _HEAP_FILE, suffix=".npy") as staging:
         np.save(staging, rows)
+        checkpoint.files[_HEAP_FILE] = file_sha256(staging)
     if line is None:
         checkpoint.phase, checkpoint.line = "collect", 0
     else:
@@ -220,7 +280,7 @@ def _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> 
     seen_titles: dict[str, int] = {}
     seen_ids: dict[str, int] = {}
     for part in _parts(work, checkpoint.parts):
-        table = pq.read_table(part, columns=["line", "id", "title"]).to_pydict()
+        table = pq.read_table(part, columns=["line", "id", "title"], use_threads=False).to_pydict()
         for line, id_, title in zip(table["line"], table["id"], table["title"]):
             seen_titles.setdefault(title, line)
             seen_ids.setdefault(id_, line)
@@ -229,7 +289,7 @@ def _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> 
     stream, raw = open_dump(path)
     bar.start("importing", raw, checkpoint.line)
     with stream:
-        for item in read_records(path, stream, checkpoint.line):
+        for item in read_records(path, stream, checkpoint.line, raw):
             if isinstance(item, int):
                 if len(rows) >= batch_size:
                     _write_batch(work, rows, checkpoint, item, on_checkpoint)
@@ -265,8 +325,10 @@ def _write_batch(work, rows, checkpoint, line, on_checkpoint) -> None:
         "text": [r.lead for r in rows], "url": [r.url for r in rows], "links": [list(r.links) for r in rows],
         "aliases": [list(r.aliases) for r in rows],
     }, schema=_ROWS)
-    with file_written_atomically(work / f"part-{checkpoint.parts:05d}.parquet", suffix=".parquet") as staging:
+    part = work / f"part-{checkpoint.parts:05d}.parquet"
+    with file_written_atomically(part, suffix=".parquet") as staging:
         pq.write_table(table, staging)
+        checkpoint.files[part.name] = file_sha256(staging)
     checkpoint.parts += 1
     checkpoint.line = line if line is not None else checkpoint.line
     _save_checkpoint(work, checkpoint)
@@ -293,7 +355,7 @@ def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, direc
     parts = _stored_parts(work)
     target = _link_targets(parts)
     kept = dropped = 0
-    for links in (pq.read_table(part, columns=["id", "links"]).to_pydict() for part in parts):
+    for links in (pq.read_table(part, columns=["id", "links"], use_threads=False).to_pydict() for part in parts):
         for id_, own in zip(links["id"], links["links"]):
             batch_kept, batch_dropped = _resolve(id_, own, target)[1:]
             kept, dropped = kept + batch_kept, dropped + batch_dropped
@@ -303,14 +365,13 @@ def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, direc
 
 
 def _stored_parts(work: Path) -> list[Path]:
-    checkpoint = DumpCheckpoint(**json.loads((work / CHECKPOINT_FILE).read_text()))
-    return _parts(work, checkpoint.parts)
+    return _parts(work, _load_checkpoint(work).parts)
 
 
 def _link_targets(parts: list[Path]) -> dict[str, str]:
     """Each kept title, then each redirect to one, normalised → the article id a link to it means."""
     target: dict[str, str] = {}
-    tables = [pq.read_table(part, columns=["id", "title", "aliases"]).to_pydict() for part in parts]
+    tables = [pq.read_table(part, columns=["id", "title", "aliases"], use_threads=False).to_pydict() for part in parts]
     for table in tables:
         for id_, title in zip(table["id"], table["title"]):
             target.setdefault(normalize_title(title), id_)
@@ -331,7 +392,7 @@ def _resolve(id_: str, links: list[str], target: dict[str, str]) -> tuple[tuple[
 def _assembled_batches(parts: list[Path], target: dict[str, str]):
     """The kept articles one stored batch at a time, in dump order, with that batch's links kept and dropped."""
     for part in parts:
-        table = pq.read_table(part).to_pydict()
+        table = pq.read_table(part, use_threads=False).to_pydict()  # no pool to outlive the command
         articles, kept, dropped = [], 0, 0
         for id_, title, text, url, links, aliases in zip(table["id"], table["title"], table["text"], table["url"],
                                                          table["links"], table["aliases"]):

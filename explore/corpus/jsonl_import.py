@@ -8,7 +8,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
-from explore.corpus.model import Article, Corpus, Provenance
+from explore.corpus.model import Article, Corpus, Provenance, is_web_address
 from explore.errors import CorpusFormatError
 from explore.names import NAME_PATTERN, NAME_RULE, check_name
 from explore.schema import field_problem, refusals
@@ -36,6 +36,14 @@ class ArticleLine(BaseModel):
     aliases: list[_Text] | None = Field(None, description="a list of non-empty strings (other names of the article)")
     aspects: dict[_AspectName, list[_Text]] | None = Field(
         None, description=f"an object mapping each aspect name ({NAME_RULE}) to a list of non-empty strings (its labels)")
+
+    @field_validator("url")
+    @classmethod
+    def _web_address(cls, url):
+        """Checked here, not only when the Article is made, so the refusal names the file, line and field."""
+        if url and url.strip() and not is_web_address(url.strip()):
+            raise ValueError(f"an http(s) web address with a host (https://...) or left out, not {url.strip()[:200]!r}")
+        return url
 
     @field_validator("aspects", mode="before")
     @classmethod

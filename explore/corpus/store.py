@@ -80,8 +80,10 @@ def load_corpus(directory: Path) -> Corpus:
     if expected is not None and hashlib.sha256(data).hexdigest() != expected:
         raise DamagedCorpusError(directory.name, f"{ARTICLES_FILE} does not match the checksum saved with it")
     try:
-        # ParquetFile, not read_table: read_table imports pyarrow.dataset and pandas (~0.2 s of every start)
-        corpus = _corpus_from(card, pq.ParquetFile(pa.BufferReader(data)).read().to_pydict())
+        # ParquetFile, not read_table: read_table imports pyarrow.dataset and pandas (~0.2 s of every start).
+        # One thread: a threaded read starts Arrow's thread pool, whose workers a command's exit could tear
+        # down while alive ("terminate called without an active exception"); a corpus file reads as fast alone.
+        corpus = _corpus_from(card, pq.ParquetFile(pa.BufferReader(data)).read(use_threads=False).to_pydict())
     except (OSError, ValueError, KeyError, TypeError, pa.ArrowException) as exc:
         raise DamagedCorpusError(directory.name, f"its files cannot be read ({type(exc).__name__}: {exc})") from exc
     if corpus.content_hash != card.get("content_hash"):

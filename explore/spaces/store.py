@@ -127,8 +127,7 @@ def copy_training_record(source: Path, target: Path) -> None:
 def training_record_file(record: dict) -> str:
     """The text of `training.json`: the record inside an envelope sealed by its checksum (explore/json_seal.py),
     so a flipped bit in the split fingerprint or the objective cannot pass for the record training wrote."""
-    plain = json.loads(json.dumps(record, default=float))  # numpy figures as JSON numbers, as the seal reads them
-    return json.dumps(sealed({TRAINING_RECORD_KEY: plain}), indent=2)
+    return json.dumps(sealed({TRAINING_RECORD_KEY: record}), indent=2, default=float)
 
 
 def read_training_record(directory: Path | None) -> dict:

@@ -78,3 +78,22 @@ def test_damaged_map_cache_is_recomputed_replaced_and_logged_once(isolated_home,
         _, _, cached = project_sample("s", vectors, sample, PARAMS)
     assert cached and projections == [30, 30] and not caplog.records  # the stale file was replaced
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no staging file left behind
+
+
+@pytest.mark.parametrize("inside", [False, True], ids=["empty folder", "folder with a file"])
+def test_a_folder_where_the_cache_file_should_be_is_a_damaged_cache(isolated_home, projections, caplog, inside):
+    """Issue #38, item 10: not a generic OS error on every load; said once, recomputed, the file put in place."""
+    vectors = np.random.default_rng(1).normal(size=(30, 4)).astype(np.float32)
+    sample = select_sample(30, 30)
+    path = cache_path("s", sample, PARAMS)
+    path.mkdir(parents=True)
+    if inside:
+        (path / "stray.txt").write_text("x")
+
+    with caplog.at_level(logging.WARNING, logger="explore.maps"):
+        coords, _, cached = project_sample("s", vectors, sample, PARAMS)
+    assert not cached and coords.shape == (30, 2) and path.is_file()
+    lines = [r.getMessage() for r in caplog.records]
+    assert len(lines) == 1 and str(path) in lines[0] and "not a file" in lines[0], lines
+    _, _, cached = project_sample("s", vectors, sample, PARAMS)
+    assert cached and projections == [30]

@@ -2,7 +2,8 @@
 import csv
 import io
 
-from explore.map_selection import selection_csv, selection_rows, spreadsheet_safe
+from explore.map_selection import selection_csv, selection_rows
+from explore.spreadsheet_csv import spreadsheet_safe
 from explore.corpus.model import Article
 from tests.fixture_corpora import aspect_corpus, fixture_corpus
 

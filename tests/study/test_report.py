@@ -84,4 +84,4 @@ def test_simulate_prints_a_power_table_from_means_a_pilot_or_the_study_file(flow
     assert "declares no planned effect" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["study", "simulate", path, "--participants", "1"])
-    assert "each number of participants must be at least 2" in capsys.readouterr().err
+    assert "each number of participants must be from 2 to 100,000" in capsys.readouterr().err

@@ -96,3 +96,14 @@ def test_evaluate_prints_worth_reading_beside_shares_the_aspect_for_every_column
     assert report["blocks"]["Explore's columns, served now"]["generic"]["unjudged"] > 0  # counted, not assumed
     assert main(["evaluate", "--corpus", "fixture"]) == 2
     assert "Give --spaces and --aspects" in capsys.readouterr().err
+
+
+def test_a_small_corpus_keeps_its_training_record_with_undefined_metrics_as_null(capsys):
+    """Issue #38, item 7: 30 articles leave some metrics undefined (NaN); the record is still written."""
+    from tests.fixture_corpora import make_corpus
+
+    small = make_corpus(people=24, unlabelled=6)
+    store_corpus(small)
+    assert main(["train", "--corpus", "fixture", "--aspects", "country", "--epochs", "1", "--quiet"]) == 0
+    record = read_training_record(spaces_for(small).open("country"))
+    assert record["metrics"] and all(value is None or value == value for value in record["metrics"].values())

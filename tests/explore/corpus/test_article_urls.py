@@ -24,8 +24,8 @@ def test_http_addresses_and_no_address_are_kept(url):
     assert Article("a", "A", "text", url=url).url == url
 
 
-def test_an_import_with_a_script_url_is_refused_naming_the_article(tmp_path):
+def test_an_import_with_a_script_url_is_refused_naming_the_line(tmp_path):
     path = tmp_path / "c.jsonl"
     path.write_text(json.dumps({"id": "x1", "title": "X", "text": "t", "url": "javascript:alert(1)"}) + "\n")
-    with pytest.raises(CorpusFormatError, match=r"'x1'.*javascript:alert\(1\)"):
+    with pytest.raises(CorpusFormatError, match=r"c.jsonl, line 1, field 'url'.*javascript:alert\(1\)"):
         import_jsonl(path, "mine")

@@ -92,3 +92,16 @@ def test_a_refused_import_leaves_the_existing_corpus_untouched(tmp_path, capsys,
     assert main(["corpus", "import", str(bad), "--name", "mine", "--force"]) == 2
     assert "bad.jsonl, line 3" in capsys.readouterr().err
     assert open_corpus("mine").articles == before
+
+
+def test_a_line_cut_before_its_closing_brace_is_named_on_its_own_line(tmp_path):
+    """Issue #38, item 9: the line end after a cut-off object is not the next line."""
+    path = write_jsonl(tmp_path / "cut.jsonl", [*GOOD, '{"id": "c", "title": "Gamma"', GOOD[0]])
+    with pytest.raises(CorpusFormatError, match=r"cut.jsonl, line 3: not valid JSON"):
+        import_jsonl(path, "cut")
+
+
+def test_a_url_refusal_names_the_file_line_and_field(tmp_path):
+    path = write_jsonl(tmp_path / "url.jsonl", [*GOOD, article(url="javascript:alert(1)")])
+    with pytest.raises(CorpusFormatError, match=r"url.jsonl, line 3, field 'url': .*http\(s\)"):
+        import_jsonl(path, "url")
