@@ -65,11 +65,22 @@ def _either(names: list[str], word: str = "or") -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
 
 
-def mix_description(blend: Blend) -> str:
-    """The mix in words: each part's share of the score."""
+def mix_description(blend: Blend, relevant_first: bool = False) -> str:
+    """The mix in words: each part's share of the score (and, served relevant first, where its cards come from)."""
     parts = [("linked from this article" if name == LINKS_COMPONENT else f"{name} similarity", weight)
              for name, weight in blend.normalised().items()]
-    return "Your mix: " + " + ".join(f"{weight:.0%} {what}" for what, weight in parts) + ". Change it above."
+    where = " Cards come from the articles related to the seed, those sharing its labels first." \
+        if relevant_first else ""
+    return "Your mix: " + " + ".join(f"{weight:.0%} {what}" for what, weight in parts) + "." + where + \
+        " Change it above."
+
+
+def _relevant_first(engine: Neighbourhood, kind: Kind) -> float | None:
+    """The generic share a column of `kind` is served with relevant first, None when it is served as it is."""
+    policy = engine.relevant_first
+    if policy is None or not policy.serves(kind) or not any(s.kind == "generic" for s in engine.spaces.values()):
+        return None
+    return policy.serving[kind].generic_share
 
 
 def column_description(engine: Neighbourhood, query: Query) -> str:
@@ -77,7 +88,7 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
     if query.kind is Kind.LINKS:
         return engine.links_description()
     if query.kind is Kind.BLEND:
-        return mix_description(query.blend)
+        return mix_description(query.blend, _relevant_first(engine, Kind.BLEND) is not None)
     try:
         (name,) = engine.resolve(query)
     except AspectNavError:
@@ -86,6 +97,9 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
     aspects = list(space.aspects)
     if space.kind == "generic":
         return "Similar overall: the whole lead in one embedding, no aspect singled out."
+    share = _relevant_first(engine, query.kind)
+    if share is not None:
+        return _served_description(space, aspects, share)
     if space.kind == "aspect":
         return f"Similar in {_either(aspects)}: trained to put articles with the same {_either(aspects)} label close."
     if space.kind == "union":
@@ -97,6 +111,18 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
         return (f"Similar in {_either(aspects, 'and')} at once: trained to put articles sharing a label of each "
                 "close.")
     return f"The {space.kind} space {name}."
+
+
+def _served_description(space, aspects: list[str], generic_share: float) -> str:
+    """A labelled column served relevant first, in one sentence: where its cards come from and how they are ordered."""
+    if len(aspects) == 1:
+        first = f"those sharing its {aspects[0]} label first"
+    elif space.kind == "intersection":
+        first = f"those sharing its {_either(aspects, 'and')} labels first, then one of them"
+    else:
+        first = f"those sharing more of its {_either(aspects, 'and')} labels first"
+    return (f"Articles related to the seed (its nearest and its links), {first}; ordered {1 - generic_share:.0%} by "
+            f"the {space.name} space, {generic_share:.0%} by overall similarity.")
 
 
 def _trained_graded(space) -> bool:

@@ -149,7 +149,8 @@ class Neighbourhood:
 
     def served_rows(self, query: "Query | str", seed_row: int, k: int) -> tuple[np.ndarray, np.ndarray]:
         """What a column shows for the article at `seed_row`: a labelled column or a mix relevant first (its
-        candidates related to the seed at all, explore/relevant_first.py), any other query as `ranked_rows`."""
+        candidates related to the seed at all, explore/relevant_first.py), any other query as `ranked_rows`.
+        Scores are the weighted similarity (≤ 1), without the shared-label term the order also counts."""
         query = Query.parse(query)
         generic = self._generic_space()
         policy = self.relevant_first
@@ -165,9 +166,11 @@ class Neighbourhood:
         shared = {name: shared_share(seed, candidates, self.spaces[name].aspects if self.spaces[name].kind in
                                      LABELLED_KINDS else ()) for name in mix if name != LINKS_COMPONENT}
         vectors = {name: self.spaces[name].vector(seed_row) for name in mix if name != LINKS_COMPONENT}
-        scores = pool_scores(self.spaces, mix, vectors, pool, linked, shared, policy.label_weight)
-        order = np.argsort(-scores, kind="stable")[:k]
-        return pool[order], scores[order]
+        similarity = pool_scores(self.spaces, mix, vectors, pool, linked, shared, 0.0)
+        ranking = pool_scores(self.spaces, mix, vectors, pool, linked, shared, policy.label_weight)
+        order = np.argsort(-ranking, kind="stable")[:k]
+        # the score a card shows is the weighted similarity: the shared label it was ranked up for is its chip
+        return pool[order], similarity[order]
 
     def ranked_rows(self, query: "Query | str", seed_row: int, k: int,
                     pool: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

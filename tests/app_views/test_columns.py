@@ -1,6 +1,7 @@
 """Columns without an engine: the links column still answers, nothing else is offered."""
-from app_views.columns import explore_columns
-from explore.query import Blend
+from app_views.columns import column_description, explore_columns
+from explore.neighbours import Neighbourhood
+from explore.query import Blend, Query
 from tests.fixture_corpora import fixture_corpus
 
 
@@ -85,8 +86,15 @@ def test_every_column_says_what_it_is_and_cards_say_where_else_they_appear():
     described = {column.label: column.description for column in columns}
     assert described["links"].startswith("Titles mentioned in the lead")
     assert described["generic"].startswith("Similar overall")
-    assert described["country"].startswith("Similar in country: trained to put articles with the same country")
-    assert described["your mix"] == "Your mix: 25% linked from this article + 75% country similarity. Change it above."
+    assert described["country"] == ("Articles related to the seed (its nearest and its links), those sharing its "
+                                    "country label first; ordered 40% by the country space, 60% by overall "
+                                    "similarity.")  # relevant first (explore/relevant_first.py)
+    assert described["your mix"] == ("Your mix: 25% linked from this article + 75% country similarity. Cards come from "
+                                     "the articles related to the seed, those sharing its labels first. Change it "
+                                     "above.")
+    plain = Neighbourhood(corpus, engine.spaces, relevant_first=None)  # a space served as it is says what it is
+    assert column_description(plain, Query.parse("aspect:country")).startswith(
+        "Similar in country: trained to put articles with the same country")
     where = {}
     for column in columns:
         for card in column.cards:
@@ -109,9 +117,12 @@ def test_a_graded_union_column_says_that_sharing_both_ranks_first(tmp_path):
     base = fixture_engine(corpus)
     union = base.spaces["country"]
     union.name, union.kind, union.aspects = "union", "union", ("country", "occupation")
-    engine = Neighbourhood(corpus, [base.spaces["generic"], union])
+    engine = Neighbourhood(corpus, [base.spaces["generic"], union], relevant_first=None)
     union.directory_ = tmp_path
     assert column_description(engine, Query.parse("union")).startswith("Similar in any of country or occupation: ")
+    served = Neighbourhood(corpus, [base.spaces["generic"], union])  # relevant first: sharing both ranks first
+    assert "those sharing more of its country and occupation labels first" in column_description(
+        served, Query.parse("union"))
     (tmp_path / "training.json").write_text(json.dumps({"config": {"combine": "graded"}}))
     assert column_description(engine, Query.parse("union")) == (
         "Similar in any of country or occupation, sharing more of them ranked first: trained to put articles sharing "

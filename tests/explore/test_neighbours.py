@@ -243,13 +243,16 @@ def test_a_served_aspect_column_ranks_the_related_pool_label_sharers_first(engin
         assert set(rows) <= nearest | linked  # only articles related to the seed at all
         shares = [bool(n.shared.get("country")) for n in served]
         assert shares == sorted(shares, reverse=True)  # label-sharers first
-        # the score is the module's formula: 0.5 (country cosine + shared) + 0.5 generic cosine
+        # ranked by the module's formula, 0.5 (country cosine + shared) + 0.5 generic cosine; the score shown is the
+        # weighted similarity alone (the shared label is the card's chip)
         country = engine.spaces["country"]
+        ranked = []
         for n, r in zip(served, rows):
-            expected = 0.5 * (float(country.similarities(country.vector(row), np.array([r]))[0])
-                              + float(bool(n.shared.get("country")))) \
+            similarity = 0.5 * float(country.similarities(country.vector(row), np.array([r]))[0]) \
                 + 0.5 * float(generic.similarities(generic.vector(row), np.array([r]))[0])
-            assert abs(n.score - expected) < 1e-5
+            assert abs(n.score - similarity) < 1e-5
+            ranked.append(similarity + 0.5 * bool(n.shared.get("country")))
+        assert ranked == sorted(ranked, reverse=True)
         # a raw space query (what evaluation of the space asks) is the space alone over the whole corpus
         raw, _ = engine.ranked_rows("space:country", row, 3)
         assert [engine.corpus.articles[r].id for r in raw] == ids(engine.neighbours(seed, "space:country", 3))
