@@ -69,7 +69,7 @@ def mix_description(blend: Blend, relevant_first: bool = False) -> str:
     """The mix in words: each part's share of the score (and, served relevant first, where its cards come from)."""
     parts = [("linked from this article" if name == LINKS_COMPONENT else f"{name} similarity", weight)
              for name, weight in blend.normalised().items()]
-    where = " Cards come from the articles related to the seed, those sharing its labels first." \
+    where = " Cards come from the articles related to the seed, ranked up for each label they share with it." \
         if relevant_first else ""
     return "Your mix: " + " + ".join(f"{weight:.0%} {what}" for what, weight in parts) + "." + where + \
         " Change it above."
@@ -116,12 +116,10 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
 def _served_description(space, aspects: list[str], generic_share: float) -> str:
     """A labelled column served relevant first, in one sentence: where its cards come from and how they are ordered."""
     if len(aspects) == 1:
-        first = f"those sharing its {aspects[0]} label first"
-    elif space.kind == "intersection":
-        first = f"those sharing its {_either(aspects, 'and')} labels first, then one of them"
+        up = f"ranked up when they share its {aspects[0]} label"
     else:
-        first = f"those sharing more of its {_either(aspects, 'and')} labels first"
-    return (f"Articles related to the seed (its nearest and its links), {first}; ordered {1 - generic_share:.0%} by "
+        up = f"ranked up for each of its {_either(aspects, 'and')} labels they share"
+    return (f"Articles related to the seed (its nearest and its links), {up}; ordered {1 - generic_share:.0%} by "
             f"the {space.name} space, {generic_share:.0%} by overall similarity.")
 
 

@@ -54,6 +54,10 @@ def test_the_topic_column_and_the_mix_show_what_the_seed_is_about(server, browse
     """)
     assert sum(shared > 0 and not missing for shared, missing in chips) >= 4, chips
     shot(browser, f"read_next_{seed.lower()}.png")
+    browser.execute_script("""document.querySelector('.an-col[data-column="aspect:topic"]')
+        .scrollIntoView({block: 'start'});""")
+    time.sleep(0.4)
+    shot(browser, f"read_next_{seed.lower()}_topic.png")  # the topic column, wherever its row is
 
 
 def test_a_nickname_link_comes_last_and_a_seed_without_labels_keeps_generic_links_and_the_mix(server, browser):

@@ -35,7 +35,7 @@ def test_seed_from_url_shows_card_and_all_columns(app):
     # Country neighbours share Person 7's country, and the chip says so.
     assert all({"text": "country: Japan", "inferred": False} in card.data["shared"]
                for card in cards(at, "aspect:country") if not card.data["missing"])
-    assert "Similar overall" in notes and "those sharing its country label first" in notes
+    assert "Similar overall" in notes and "ranked up when they share its country label" in notes
     columns = grid(at)["columns"]
     assert all(column["score_name"] in ("similarity", "mix score") for column in columns)
     assert all(card["score"] is not None and 0 <= card["bar"] <= 1 for column in columns[1:] for card in column["cards"])

@@ -86,12 +86,12 @@ def test_every_column_says_what_it_is_and_cards_say_where_else_they_appear():
     described = {column.label: column.description for column in columns}
     assert described["links"].startswith("Titles mentioned in the lead")
     assert described["generic"].startswith("Similar overall")
-    assert described["country"] == ("Articles related to the seed (its nearest and its links), those sharing its "
-                                    "country label first; ordered 40% by the country space, 60% by overall "
+    assert described["country"] == ("Articles related to the seed (its nearest and its links), ranked up when "
+                                    "they share its country label; ordered 40% by the country space, 60% by overall "
                                     "similarity.")  # relevant first (explore/relevant_first.py)
     assert described["your mix"] == ("Your mix: 25% linked from this article + 75% country similarity. Cards come from "
-                                     "the articles related to the seed, those sharing its labels first. Change it "
-                                     "above.")
+                                     "the articles related to the seed, ranked up for each label they share with "
+                                     "it. Change it above.")
     plain = Neighbourhood(corpus, engine.spaces, relevant_first=None)  # a space served as it is says what it is
     assert column_description(plain, Query.parse("aspect:country")).startswith(
         "Similar in country: trained to put articles with the same country")
@@ -121,7 +121,7 @@ def test_a_graded_union_column_says_that_sharing_both_ranks_first(tmp_path):
     union.directory_ = tmp_path
     assert column_description(engine, Query.parse("union")).startswith("Similar in any of country or occupation: ")
     served = Neighbourhood(corpus, [base.spaces["generic"], union])  # relevant first: sharing both ranks first
-    assert "those sharing more of its country and occupation labels first" in column_description(
+    assert "ranked up for each of its country and occupation labels they share" in column_description(
         served, Query.parse("union"))
     (tmp_path / "training.json").write_text(json.dumps({"config": {"combine": "graded"}}))
     assert column_description(engine, Query.parse("union")) == (
