@@ -14,7 +14,9 @@ SEEDS=(42 43 44)
 # each seed's default "your mix" at several links shares: the measurement behind explore/mix.py's
 # DEFAULT_LINKS_SHARE (docs/training.md, "The links share of your mix").
 explore_report() {
-  local rows="links,generic,country,occupation,topic,union,intersection" share
+  # `aspect:country`, `union:union`: the columns as Explore serves them (relevant first; explore/relevant_first.py)
+  local share rows="links,generic,country=aspect:country,occupation=aspect:occupation,topic=aspect:topic"
+  rows+=",union=union:union,intersection=intersection:intersection"
   for share in 0 0.05 0.1 0.15 0.2 0.3 0.5; do rows+=",your-mix-$share=default-mix:$share"; done
   ASPECTNAV_HOME="$(mktemp -d)" python -m training evaluate --corpus vital --aspects country,occupation,topic \
     --own-aspects country,occupation,topic --output assets/reports/vital-explore --spaces "$rows" > /dev/null
