@@ -48,14 +48,18 @@ class ExploreView:
 
     # --- the seed and the trail ---------------------------------------------------------------------
 
-    def set_seed(self, article_id: str | None, text: str | None = None) -> None:
-        """Make an article (or, with no article, a free text) the seed; an article joins the trail."""
+    def set_seed(self, article_id: str | None, text: str | None = None, from_url: bool = False) -> None:
+        """Make an article (or, with no article, a free text) the seed; an article joins the trail (`from_url`:
+        the URL brought it, e.g. the browser's Back, so the trail moves to its crumb when it has one)."""
         self.seed_id = article_id or None
         self.text = None if article_id else (text or None)
         self.missing_seed = None
         if article_id:
             self.text_mode = False
-            self.trail.visit(article_id)
+            if from_url:
+                self.trail.arrive(article_id)
+            else:
+                self.trail.visit(article_id)
         elif text:
             self.text_mode = True
 
@@ -118,7 +122,7 @@ class ExploreView:
         problems = state.problems + problems
         if state.seed:
             try:
-                self.set_seed(corpus.find(state.seed).id)
+                self.set_seed(corpus.find(state.seed).id, from_url=True)
             except AspectNavError:  # unknown or ambiguous title: the seed picker offers the closest ones
                 self.set_seed(None)
                 self.text_mode, self.missing_seed = False, state.seed
