@@ -68,6 +68,16 @@ function trail(data, send) {
   return bar;
 }
 
+function chip(className, label) {
+  // A label; an inferred one is marked and says what that means when pointed at (or focused).
+  const node = el("span", className + (label.inferred ? " an-inferred" : ""), label.text);
+  if (label.help) {
+    node.title = label.help;
+    node.tabIndex = 0;
+  }
+  return node;
+}
+
 // --- the seed's card ------------------------------------------------------------------------------------------
 
 function seedCard(data) {
@@ -77,10 +87,11 @@ function seedCard(data) {
   if (data.description) box.appendChild(el("div", "an-seed-desc", data.description));
   if (data.kind === "article") {
     const chips = el("div", "an-chips");
-    for (const label of data.labels) chips.appendChild(el("span", "an-chip an-label" + (label.inferred ? " an-inferred" : ""), label.text));
+    for (const label of data.labels) chips.appendChild(chip("an-chip an-label", label));
     if (!data.labels.length) chips.appendChild(el("em", "an-none", "no aspect labels"));
     box.appendChild(chips);
   }
+  if (data.legend) box.appendChild(el("div", "an-legend", data.legend));
   if (data.text) box.appendChild(el("p", "an-seed-text", data.text));
   if (data.url) box.appendChild(readLink(data));
   return box;
@@ -187,7 +198,7 @@ function card(data, column, send) {
   if (data.shared.length || data.missing.length) {
     const chips = el("div", "an-chips");
     for (const label of data.shared) {
-      chips.appendChild(el("span", "an-chip an-shared" + (label.inferred ? " an-inferred" : ""), label.text));
+      chips.appendChild(chip("an-chip an-shared", label));
     }
     for (const text of data.missing) chips.appendChild(el("span", "an-chip an-missing", text));
     box.appendChild(chips);
