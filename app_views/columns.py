@@ -24,10 +24,16 @@ from explore.maps import (MapParams, MapPoints, Projection, ProjectionParams, Sa
                           projection, projection_key, select_sample, top_overlap)
 from explore.map_neighbours import neighbour_ids
 from explore.map_placement import placed_by_neighbours
+from explore.mix import TEXT_GENERIC_SHARE
 from explore.neighbours import Neighbourhood, seed_has_aspect
 from explore.query import LINKS, Blend, Kind, Query
 from explore.spaces.store import TRAINING_RECORD_FILE, read_training_record
 from explore.ranking import LINKS_COMPONENT
+
+TEXT_MIX_NOTE = (f"Free text has no labels to pick spaces by, so the mix starts from generic at "
+                 f"{TEXT_GENERIC_SHARE:.0%} (the whole text, as typed) and the aspect spaces that can encode text "
+                 f"sharing the rest: articles alike overall and in each aspect rank first.")
+
 
 @dataclass
 class Column:
@@ -272,7 +278,7 @@ def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) 
     aspects = _column_aspects(engine, query) if seed is not None else ()
     if aspects:
         cards = [replace(card, missing=not_shared(query.kind, aspects, seed, card.shared)) for card in cards]
-    note = ""
+    note = TEXT_MIX_NOTE if query.kind is Kind.BLEND and seed is None else ""
     if query == LINKS and not cards:
         note = "This article links to no other article of the corpus."
     if query == LINKS and seed is not None:

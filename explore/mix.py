@@ -1,4 +1,5 @@
-"""A seed's default mix: its own aspect spaces, equally weighted, plus "linked from this article".
+"""A seed's default mix: its own aspect spaces, equally weighted, plus "linked from this article"; a free-text
+seed's: generic and every aspect space that can encode text (`text_mix`).
 
 The app's *your mix* column starts from it (app_views/mix.py) and `training evaluate` scores it
 (`default-mix` rows, training/rankings.py), so both rank with the same mix.
@@ -8,6 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from explore.corpus.model import Article
+from explore.errors import AspectNavError
 from explore.neighbours import Neighbourhood
 from explore.query import Blend
 from explore.ranking import LINKS_COMPONENT
@@ -18,6 +20,9 @@ from explore.ranking import LINKS_COMPONENT
 # corpus pool), and 0.05 is the largest share that costs under 1% of the best in both pools; it still
 # brings the seed's links into the column (Links@10 0.077 against 0.043 without).
 DEFAULT_LINKS_SHARE = 0.05
+# A free-text seed has no labels to pick spaces by: generic, which reads the whole text as it is, counts this much,
+# and the aspect spaces that can encode text share the rest (each adds what it counts as alike).
+TEXT_GENERIC_SHARE = 0.5
 
 
 def has_links(engine: Neighbourhood) -> bool:
@@ -54,3 +59,27 @@ def default_mix(engine: Neighbourhood, seed: Article | None,
     names = seed_aspect_spaces(engine, seed) or [name for name in engine.spaces if engine.spaces[name].kind == "generic"]
     linked = has_links(engine) and any(i in engine.corpus and i != seed.id for i in seed.links)
     return compose(names, links_share if linked else 0.0)
+
+
+def encodes_text(engine: Neighbourhood, name: str) -> bool:
+    """Whether the space `name` has an encoder for a typed text (a space stored without one has not)."""
+    try:
+        engine.spaces[name].load_encoder()  # cheap: the model loads on the first encode
+    except AspectNavError:
+        return False
+    return True
+
+
+def text_mix(engine: Neighbourhood, generic_share: float = TEXT_GENERIC_SHARE) -> Blend | None:
+    """The default mix of a free-text seed: generic at `generic_share`, the aspect spaces that can encode text
+    sharing the rest equally (all of it to either when the other is missing); None when no space can encode text."""
+    names = [name for name in mixable_spaces(engine)
+             if engine.spaces[name].kind in ("generic", "aspect") and encodes_text(engine, name)]
+    generic = [name for name in names if engine.spaces[name].kind == "generic"]
+    aspects = [name for name in names if engine.spaces[name].kind == "aspect"]
+    if not generic or not aspects:
+        return compose(generic or aspects, 0.0)
+    share = min(max(float(generic_share), 0.0), 1.0)
+    weights = {name: round(share / len(generic), 2) for name in generic}
+    weights |= {name: round((1 - share) / len(aspects), 2) for name in aspects}
+    return Blend.of({name: weight for name, weight in weights.items() if weight > 0})
