@@ -241,9 +241,17 @@ def missing_spaces_runs(corpus: Corpus, engine: Neighbourhood | None, seed: Arti
         missing = [aspect for aspect in missing if seed.has_aspect(aspect)]
     if not missing:
         return ()
-    train = train_command(corpus.name, missing[0])
-    return (plain(f"No space yet for aspect{'s' if len(missing) > 1 else ''} {', '.join(missing)}. Train one {where}, "
-                  "or with "), code(train), plain(" (it builds the space too; the app shows it without a restart)."))
+    if len(missing) == 1:
+        return (plain(f"No space yet for aspect {missing[0]}. Train one {where}, or with "),
+                code(train_command(corpus.name, missing[0])),
+                plain(" (it builds the space too; the app shows it without a restart)."))
+    commands: list = []
+    for number, aspect in enumerate(missing):  # one command per aspect: each trains the space of its own
+        if number:
+            commands.append(plain(" and " if number == len(missing) - 1 else ", "))
+        commands.append(code(train_command(corpus.name, aspect)))
+    return (plain(f"No space yet for aspects {', '.join(missing)}. Train them {where}, or one each with "), *commands,
+            plain(" (each builds its space too; the app shows them without a restart)."))
 
 
 def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,
