@@ -18,7 +18,8 @@ def spreadsheet_safe(value: str) -> str:
 
 def selection_rows(corpus: Corpus, article_ids: Sequence[str], aspect: str | None = None) -> list[dict[str, str]]:
     """One row per selected article of `corpus` (unknown ids left out), in the given order: id, title and, with
-    `aspect`, its labels of that aspect."""
+    `aspect`, its labels of that aspect (an inferred one where the source has none) and whether they are
+    inferred ("yes" in the column "<aspect> inferred")."""
     rows = []
     for article_id in dict.fromkeys(article_ids):
         if article_id not in corpus:
@@ -26,7 +27,8 @@ def selection_rows(corpus: Corpus, article_ids: Sequence[str], aspect: str | Non
         article = corpus[article_id]
         row = {"id": article.id, "title": article.title}
         if aspect:
-            row[aspect] = ", ".join(article.labels(aspect))
+            row[aspect] = ", ".join(article.labels(aspect, inferred=True))
+            row[f"{aspect} inferred"] = "yes" if article.is_inferred(aspect) else ""
         rows.append(row)
     return rows
 

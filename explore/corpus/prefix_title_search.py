@@ -20,8 +20,8 @@ import numpy as np
 import pyarrow as pa
 
 from explore.corpus.title_search import (DEFAULT_LIMIT, EXACT, LONG_WORD, MIN_FUZZY_SCORE, MIN_SHOWN_SCORE,
-                                         MIN_TYPO_WORD, MIN_WORD_SCORE, NEAR, WORD_START_WEIGHT, WORDS, TitleMatch, _cdist,
-                                         _word_starts, fold, numbered_acronyms)
+                                         MIN_TYPO_WORD, MIN_WORD_SCORE, NEAR, WORD_START_WEIGHT, WORDS, TitleMatch,
+                                         _cdist, _word_starts, fold, numbered_acronyms)
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 

@@ -151,3 +151,12 @@ def test_the_links_column_and_the_read_link_are_named_after_the_corpus_source():
     assert read_label("https://en.wikipedia.org/wiki/A") == "Read on Wikipedia"
     vital_like = Corpus("v", [Article("a", "A", "text")], Provenance(source="Wikipedia leads via a package", date="x"))
     assert vital_like.from_wikipedia
+
+
+def test_a_map_hover_shows_an_inferred_label_said_so():
+    from app_views.markdown import map_hover
+    from explore.corpus.model import Article
+
+    hover = map_hover(Article("curie", "Marie Curie", "x", aspects={"country": ("Poland",)},
+                              inferred={"topic": ("People",)}))
+    assert hover == "<b>Marie Curie</b><br>country: Poland<br>topic: People (inferred)"

@@ -46,14 +46,16 @@ def test_a_lead_without_other_names_gives_none(title, lead):
 @pytest.mark.parametrize("title, lead, aliases", [
     ("Industrialisation", "Industrialisation (UK) or industrialization (US) is the period of social change.",
      ("industrialization",)),
-    ("Peanut", "The peanut, also known as the groundnut or monkey nut (UK), is a legume crop.", ("groundnut", "monkey nut")),
+    ("Peanut", "The peanut, also known as the groundnut or monkey nut (UK), is a legume crop.",
+     ("groundnut", "monkey nut")),
     ("Military organization", "Military organization (AE) or military organisation (BE) is the structuring of forces.",
      ("military organisation",)),
     ("Railway track", "Railway track (CwthE and UIC terminology) or railroad track (NAmE), also known as permanent way "
      '(BrE and Indian English), is the structure on a railway.', ("railroad track", "permanent way")),
     ("Coordinated Universal Time", "Coordinated Universal Time (UTC) is the primary time standard.", ("UTC",)),
     ("Karate", "Karate (空手) is a martial art.", ("空手",)),
-    ("Friedrich Wöhler", "Friedrich Wöhler FRS(For) HonFRSE was a German chemist.", ("Friedrich Wöhler FRS HonFRSE",)),
+    ("Friedrich Wöhler", "Friedrich Wöhler FRS(For) HonFRSE was a German chemist.",
+     ("Friedrich Wöhler FRS HonFRSE",)),
 ])
 def test_a_bracket_that_says_where_a_word_is_used_is_no_name_but_an_abbreviation_of_the_name_is(title, lead, aliases):
     assert lead_aliases(title, lead) == aliases

@@ -109,8 +109,8 @@ def test_unknown_titles_still_offer_the_closest_and_aliases_resolve_only_when_as
 
 
 def test_a_few_letters_inside_a_word_are_no_match_and_nothing_under_the_floor_is_offered():
-    search = TitleSearch({title: [title] for title in ["Jerusalem", "Crusades", "Usain Bolt", "United States", "London"]},
-                         aliases={"United States": ["USA"]})
+    titles = ["Jerusalem", "Crusades", "Usain Bolt", "United States", "London"]
+    search = TitleSearch({title: [title] for title in titles}, aliases={"United States": ["USA"]})
     assert [match.title for match in search.search("usa")] == ["United States", "Usain Bolt"]
     assert [match.title for match in search.search("ondo")] == ["London"]  # two thirds of the word: offered
 
@@ -118,7 +118,8 @@ def test_a_few_letters_inside_a_word_are_no_match_and_nothing_under_the_floor_is
 def test_no_suggestion_scores_under_the_floor_for_any_query():
     rng = random.Random(7)
     queries = [title[start:start + size] for title in TITLES for start in range(3) for size in (2, 3, 5)]
-    queries += ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(rng.randint(2, 9))) for _ in range(300)]
+    queries += ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(rng.randint(2, 9)))
+                for _ in range(300)]
     for search in (SEARCH, NAMED):
         for query in queries:
             assert all(match.score >= MIN_SHOWN_SCORE for match in search.search(query)), query

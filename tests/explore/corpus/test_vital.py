@@ -43,7 +43,8 @@ def test_no_article_is_found_by_a_usage_or_pronunciation_marker_that_does_not_ab
     from explore.corpus.lead_aliases import _abbreviates
 
     wrong = {a.title: alias for a in vital_corpus for alias in a.aliases
-             if (alias in USAGE_MARKERS or alias.endswith(" in English")) and not _abbreviates(alias.replace(".", ""), a.title)}
+             if (alias in USAGE_MARKERS or alias.endswith(" in English"))
+             and not _abbreviates(alias.replace(".", ""), a.title)}
     assert wrong == {}
     assert vital_corpus.find("UK").title == "United Kingdom"
 
