@@ -100,18 +100,55 @@ def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM,
     return dict(xaxis=dict(range=[x - half[0], x + half[0]]), yaxis=dict(range=[y - half[1], y + half[1]]))
 
 
-def in_view(view: dict, x: float, y: float, margin: float = 0.12) -> bool:
-    """Whether (x, y) lies inside `view` (centred_view's ranges) away from its edges, where a name would be cut."""
-    (x0, x1), (y0, y1) = view["xaxis"]["range"], view["yaxis"]["range"]
-    return x0 + margin * (x1 - x0) <= x <= x1 - margin * (x1 - x0) and \
-        y0 + margin / 2 * (y1 - y0) <= y <= y1 - margin / 2 * (y1 - y0)
+# How big a region's name is on screen, for placing names apart: the map's plot area (a half-page column at 1600 px,
+# 640 px high less its title and legend), a character and a line of the names' 12 px font on their box.
+PLOT_PX = (560, 490)
+CHAR_PX, LINE_PX = 7.2, 20
+AUTORANGE_PAD = 0.04  # plotly pads an autoranged axis by about this share of the data's span
 
 
-def region_annotations(regions: Sequence[Region]) -> list[dict]:
-    """Each region's name at its most central point, on a pale box, no arrow: a place name, not a pointer."""
-    return [dict(x=region.x, y=region.y, text=escape_html(region.name), showarrow=False, name="region",
+def visible_range(points: MapPoints, view: dict | None) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The x and y ranges a map shows: `view`'s (centred_view), else the whole map with plotly's padding."""
+    if view is not None:
+        return tuple(view["xaxis"]["range"]), tuple(view["yaxis"]["range"])
+    low, high = points.coords.min(axis=0), points.coords.max(axis=0)
+    pad = (high - low) * AUTORANGE_PAD
+    return (float(low[0] - pad[0]), float(high[0] + pad[0])), (float(low[1] - pad[1]), float(high[1] + pad[1]))
+
+
+def placed_regions(regions: Sequence[Region], x_range: tuple[float, float], y_range: tuple[float, float],
+                   plot_px: tuple[int, int] = PLOT_PX) -> list[tuple[Region, float, float]]:
+    """Where each region's name goes: at its most central point, moved inside the visible ranges so it is never cut
+    at an edge, or a line up or down when it would cover a name placed before it; the regions with more articles
+    are placed first, and a name with no free place near its region (or a region outside the ranges) is left out.
+    Returns (region, x, y) of the names kept."""
+    (x0, x1), (y0, y1) = x_range, y_range
+    per_px = ((x1 - x0) / plot_px[0], (y1 - y0) / plot_px[1])
+    line = LINE_PX * per_px[1]
+    boxes: list[tuple[float, float, float, float]] = []
+    kept = []
+    for region in sorted(regions, key=lambda r: -len(r.rows)):
+        if not (x0 <= region.x <= x1 and y0 <= region.y <= y1):
+            continue  # not on screen: its name would point nowhere
+        half_w = (CHAR_PX * len(region.name) + 8) * per_px[0] / 2
+        if 2 * half_w > x1 - x0:
+            continue
+        x = min(max(region.x, x0 + half_w), x1 - half_w)
+        for shift in (0, 1, -1, 2, -2):
+            y = min(max(region.y + shift * line, y0 + line / 2), y1 - line / 2)
+            box = (x - half_w, x + half_w, y - line / 2, y + line / 2)
+            if not any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in boxes):
+                boxes.append(box)
+                kept.append((region, x, y))
+                break
+    return kept
+
+
+def region_annotations(placed: Sequence[tuple[Region, float, float]]) -> list[dict]:
+    """Each region's name where `placed_regions` put it, on a pale box, no arrow: a place name, not a pointer."""
+    return [dict(x=x, y=y, text=escape_html(region.name), showarrow=False, name="region",
                  bgcolor="rgba(255,255,255,0.8)", borderpad=2, font=dict(size=12, color="#222"))
-            for region in regions]
+            for region, x, y in placed]
 
 
 def seed_title(points: MapPoints, title: str) -> str:
@@ -188,9 +225,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     marked = [tuple(float(v) for v in points.coords[points.ids.index(highlight)])] if highlight in points.ids else []
     view = centred_view(points, *seed_at, include=marked) if centre and seed_at is not None and zooms_in(points) \
         else None
-    if view is not None:  # closer in: a region named at the edge would be cut, one outside is not on screen
-        regions = [region for region in regions if in_view(view, region.x, region.y)]
-    figure.update_layout(annotations=region_annotations(regions))
+    # names inside what is shown (closer in, a region named at the edge would be cut) and apart from each other
+    figure.update_layout(annotations=region_annotations(placed_regions(regions, *visible_range(points, view))))
     if seed_label:
         figure.add_annotation(seed_label)
     if highlight in points.ids:

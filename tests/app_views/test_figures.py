@@ -72,3 +72,34 @@ def test_chart_titles_sit_below_the_hover_toolbar_and_missing_bars_say_n_a():
         assert (layout["title"]["yref"], layout["title"]["y"], layout["title"]["yanchor"]) == ("paper", 1, "bottom")
     bars = metric_bar_figure(rows, "MAP@10", "t").data[0]
     assert list(bars.text) == ["n/a", "0.250"] and list(bars.x) == ["generic", "&lt;b&gt;mine&lt;/b&gt;"]
+
+
+def test_region_names_stay_inside_the_map_and_never_cover_each_other():
+    import random
+
+    from app_views.figures import CHAR_PX, LINE_PX, PLOT_PX, placed_regions
+    from explore.map_regions import Region
+
+    def region(x, y, name, size=10):
+        return Region(x, y, tuple(name.split(" · ")), tuple(range(size)))
+
+    def boxes(placed):  # on a map of 0..100 both ways
+        half_h = LINE_PX * 100 / PLOT_PX[1] / 2
+        return [((x - (half_w := (CHAR_PX * len(r.name) + 8) * 100 / PLOT_PX[0] / 2), x + half_w),
+                 (y - half_h, y + half_h)) for r, x, y in placed]
+
+    def overlap(a, b):
+        return all(a[axis][0] < b[axis][1] - 1e-9 and b[axis][0] < a[axis][1] - 1e-9 for axis in (0, 1))
+
+    crowded = [region(50, 50, "Mathematics · Physical sciences", 30), region(52, 50, "Sciences · Technology", 20),
+               region(99, 10, "Geography · History", 5), region(150, 50, "Far away")]
+    placed = placed_regions(crowded, (0.0, 100.0), (0.0, 100.0))
+    assert [r.name for r, _, _ in placed] == ["Mathematics · Physical sciences", "Sciences · Technology",
+                                              "Geography · History"]  # the bigger first; off the map: no name
+    rng = random.Random(3)
+    many = [region(rng.uniform(0, 100), rng.uniform(0, 100), "Word · Other word", rng.randint(1, 50))
+            for _ in range(30)]
+    for placement in (placed, placed_regions(many, (0.0, 100.0), (0.0, 100.0))):
+        found = boxes(placement)
+        assert all(0 <= lo and hi <= 100 for box in found for lo, hi in box)  # never cut at an edge
+        assert not any(overlap(a, b) for n, a in enumerate(found) for b in found[n + 1:])
