@@ -13,8 +13,8 @@ from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, 
                                 missing_spaces_hint, space_key, space_label)
 from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import (colour_map, is_area_selection, map_figure, selected_article, selected_articles,
-                               zooms_in)
+from app_views.figures import (colour_map, is_area_selection, map_figure, plot_width, selected_article,
+                               selected_articles, zooms_in)
 from app_views.markdown import code_span, escape_markdown
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
@@ -280,7 +280,8 @@ _write_map_url(corpus, MapState(
 
 selected = tuple(i for i in st.session_state.get(SELECTED) or () if i in corpus)
 listed = bool(seed or plan.text)
-columns = st.columns([4] * len(sides) + ([3] if listed else []))
+weights = [4] * len(sides) + ([3] if listed else [])
+columns = st.columns(weights)
 bars = [place.empty() for place in columns[:len(sides)]]
 titles = [label(kind) for kind in sides]
 projected = map_projections(engine, plan, sides, map_params,
@@ -297,7 +298,8 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         key = f"map-{side}-{kind}-{projector}-{seed_id or ''}"
         short, said = SOURCES.get(points.source, (points.source, points.source))
         st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colour_map(points.ranks),
-                                   highlight, centre=True, regions=regions, selected=selected),
+                                   highlight, centre=True, regions=regions, selected=selected,
+                                   width_px=plot_width(weights, side)),
                         key=key, on_select=lambda key=key: _clicked(key, seed_id),
                         selection_mode=("points", "box", "lasso"))
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))

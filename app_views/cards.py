@@ -33,9 +33,11 @@ class Card:
         return sum(len(labels) for labels in self.shared.values())
 
 
-# What "inferred" means, where a reader sees it (a chip's tooltip, the seed card's legend).
-INFERRED_HELP = ("inferred: not in the source data; guessed from nearby and linked articles, about 97% precise "
-                 "(held-out articles)")
+# What "inferred" means, where a reader sees it (a chip's tooltip, the seed card's legend): 97% is the precision the
+# inference keeps to on held-out labelled articles (README, "The embedded corpus").
+INFERRED_HELP = "inferred: not in the source data; guessed from nearby and linked articles, about 97% precise"
+INFERRED_LEGEND = ("Labels marked inferred are not in the source data: they were guessed from nearby and linked "
+                   "articles, about 97% precise.")
 
 
 def shared_with(seed: Article, article: Article) -> tuple[dict[str, list[str]], frozenset[str]]:

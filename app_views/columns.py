@@ -30,9 +30,8 @@ from explore.query import LINKS, Blend, Kind, Query
 from explore.spaces.store import TRAINING_RECORD_FILE, read_training_record
 from explore.ranking import LINKS_COMPONENT
 
-TEXT_MIX_NOTE = (f"Free text has no labels to pick spaces by, so the mix starts from generic at "
-                 f"{TEXT_GENERIC_SHARE:.0%} (the whole text, as typed) and the aspect spaces that can encode text "
-                 f"sharing the rest: articles alike overall and in each aspect rank first.")
+TEXT_MIX_NOTE = (f"Free text has no labels to pick spaces by: generic counts {TEXT_GENERIC_SHARE:.0%}, the aspect "
+                 "spaces share the rest.")
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """Every plotly figure the pages draw: label distributions, embedding maps, evaluation bars, study mean ranks."""
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
 import numpy as np
@@ -100,11 +101,20 @@ def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM,
     return dict(xaxis=dict(range=[x - half[0], x + half[0]]), yaxis=dict(range=[y - half[1], y + half[1]]))
 
 
-# How big a region's name is on screen, for placing names apart: the map's plot area (a half-page column at 1600 px,
-# 640 px high less its title and legend), a character and a line of the names' 12 px font on their box.
-PLOT_PX = (560, 490)
-CHAR_PX, LINE_PX = 7.2, 20
+# How big a region's name is on screen, for placing names apart, as measured in headless Chromium at the issue's
+# 1600x1200 window: the Maps page's main pane and the gap between its columns, the plot area of a map (its
+# column less 20 px of margins, 640 px high less title, toolbar and legend), a character and a line of the names'
+# 12 px font on their box (5.0 and 21 px measured; a little more, so a name never touches the edge or another).
+MAIN_PX, COLUMN_GAP_PX, PLOT_MARGIN_PX = 1130, 16, 20
+PLOT_PX = (537, 422)  # a map in one of two equal columns
+CHAR_PX, LINE_PX, EDGE_PX = 5.3, 23, 6
 AUTORANGE_PAD = 0.04  # plotly pads an autoranged axis by about this share of the data's span
+
+
+def plot_width(weights: Sequence[float], index: int) -> int:
+    """The plot area's width, in px, of a map drawn in column `index` of `st.columns(weights)`."""
+    column = (MAIN_PX - COLUMN_GAP_PX * (len(weights) - 1)) * weights[index] / sum(weights)
+    return int(column - PLOT_MARGIN_PX)
 
 
 def visible_range(points: MapPoints, view: dict | None) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -116,26 +126,43 @@ def visible_range(points: MapPoints, view: dict | None) -> tuple[tuple[float, fl
     return (float(low[0] - pad[0]), float(high[0] + pad[0])), (float(low[1] - pad[1]), float(high[1] + pad[1]))
 
 
+Box = tuple[float, float, float, float]  # x0, x1, y0, y1 in the map's coordinates
+
+
+def pointer_boxes(pointer: dict, x_range: tuple[float, float], y_range: tuple[float, float],
+                  plot_px: tuple[int, int] = PLOT_PX) -> list[Box]:
+    """Where a pointer label (_pointer) covers the map: its text box, `ax`/`ay` px from the point it names, and the
+    point's mark itself."""
+    per_px = ((x_range[1] - x_range[0]) / plot_px[0], (y_range[1] - y_range[0]) / plot_px[1])
+    x, y = pointer["x"], pointer["y"]
+    text = re.sub(r"&\w+;", "_", str(pointer["text"]))  # an escaped character takes one place
+    half_w, half_h = (CHAR_PX * len(text) + 10) * per_px[0] / 2, LINE_PX * per_px[1] / 2
+    cx, cy = x + pointer["ax"] * per_px[0], y - pointer["ay"] * per_px[1]  # screen px: ay > 0 is down
+    mark = 14 * per_px[0], 14 * per_px[1]
+    return [(cx - half_w, cx + half_w, cy - half_h, cy + half_h), (x - mark[0], x + mark[0], y - mark[1], y + mark[1])]
+
+
 def placed_regions(regions: Sequence[Region], x_range: tuple[float, float], y_range: tuple[float, float],
-                   plot_px: tuple[int, int] = PLOT_PX) -> list[tuple[Region, float, float]]:
+                   plot_px: tuple[int, int] = PLOT_PX, avoid: Sequence[Box] = ()) -> list[tuple[Region, float, float]]:
     """Where each region's name goes: at its most central point, moved inside the visible ranges so it is never cut
-    at an edge, or a line up or down when it would cover a name placed before it; the regions with more articles
-    are placed first, and a name with no free place near its region (or a region outside the ranges) is left out.
-    Returns (region, x, y) of the names kept."""
+    at an edge, or a line up or down when it would cover a name placed before it or a box of `avoid` (the seed's
+    label); the regions with more articles are placed first, and a name with no free place near its region (or a
+    region outside the ranges) is left out. Returns (region, x, y) of the names kept."""
     (x0, x1), (y0, y1) = x_range, y_range
     per_px = ((x1 - x0) / plot_px[0], (y1 - y0) / plot_px[1])
     line = LINE_PX * per_px[1]
-    boxes: list[tuple[float, float, float, float]] = []
+    edge = EDGE_PX * per_px[0], EDGE_PX * per_px[1]
+    boxes: list[Box] = list(avoid)
     kept = []
     for region in sorted(regions, key=lambda r: -len(r.rows)):
         if not (x0 <= region.x <= x1 and y0 <= region.y <= y1):
             continue  # not on screen: its name would point nowhere
         half_w = (CHAR_PX * len(region.name) + 8) * per_px[0] / 2
-        if 2 * half_w > x1 - x0:
+        if 2 * (half_w + edge[0]) > x1 - x0:
             continue
-        x = min(max(region.x, x0 + half_w), x1 - half_w)
+        x = min(max(region.x, x0 + half_w + edge[0]), x1 - half_w - edge[0])
         for shift in (0, 1, -1, 2, -2):
-            y = min(max(region.y + shift * line, y0 + line / 2), y1 - line / 2)
+            y = min(max(region.y + shift * line, y0 + line / 2 + edge[1]), y1 - line / 2 - edge[1])
             box = (x - half_w, x + half_w, y - line / 2, y + line / 2)
             if not any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in boxes):
                 boxes.append(box)
@@ -165,12 +192,14 @@ def _texts(values: list[str], rows: list[int]) -> np.ndarray:
 
 
 def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
-               centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = ()) -> go.Figure:
+               centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = (),
+               width_px: int = PLOT_PX[0]) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
     With `centre` a map of many points (zooms_in) is centred on the seed, closer in; `selected` articles (a box or lasso in either map)
-    are ringed in orange. customdata carries the article id for clicks.
+    are ringed in orange; `width_px` the plot's width on the page (plot_width), for placing region names apart.
+    customdata carries the article id for clicks.
     Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
     Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
     comes escaped (map_side), and without it the hover shows the escaped title."""
@@ -225,14 +254,20 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     marked = [tuple(float(v) for v in points.coords[points.ids.index(highlight)])] if highlight in points.ids else []
     view = centred_view(points, *seed_at, include=marked) if centre and seed_at is not None and zooms_in(points) \
         else None
-    # names inside what is shown (closer in, a region named at the edge would be cut) and apart from each other
-    figure.update_layout(annotations=region_annotations(placed_regions(regions, *visible_range(points, view))))
-    if seed_label:
-        figure.add_annotation(seed_label)
+    pointers = [seed_label] if seed_label else []
     if highlight in points.ids:
         row = points.ids.index(highlight)
-        figure.add_annotation(_pointer(points, *(float(v) for v in points.coords[row]),
-                                       escape_html(points.titles[row]), "#d62728", seed_label))
+        pointers.append(_pointer(points, *(float(v) for v in points.coords[row]),
+                                 escape_html(points.titles[row]), "#d62728", seed_label))
+    # names inside what is shown (closer in, a region named at the edge would be cut), apart from each other and
+    # from the seed's and the clicked article's labels and marks
+    ranges = visible_range(points, view)
+    plot_px = (width_px, PLOT_PX[1])
+    named = placed_regions(regions, *ranges, plot_px=plot_px,
+                           avoid=[box for pointer in pointers for box in pointer_boxes(pointer, *ranges, plot_px)])
+    figure.update_layout(annotations=region_annotations(named))
+    for pointer in pointers:
+        figure.add_annotation(pointer)
     figure.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top",
                                      font=dict(size=10), itemsizing="constant", itemwidth=30, tracegroupgap=0),
                          xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan",

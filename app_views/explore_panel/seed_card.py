@@ -2,7 +2,7 @@
 so), the lead and a link to the article's page. Plain data; the panel's script draws it with textContent."""
 from __future__ import annotations
 
-from app_views.cards import INFERRED_HELP
+from app_views.cards import INFERRED_HELP, INFERRED_LEGEND
 from explore.corpus.model import Article, is_web_address, site_name
 
 
@@ -25,7 +25,7 @@ def seed_card_data(article: Article, cards_inferred: bool = False) -> dict:
         "text": article.text,
         "url": url,
         "read_label": f"Read “{article.title}” on {site_name(url)}" if url else "",
-        "legend": INFERRED_HELP if inferred or cards_inferred else "",
+        "legend": INFERRED_LEGEND if inferred or cards_inferred else "",
     }
 
 

@@ -103,3 +103,23 @@ def test_region_names_stay_inside_the_map_and_never_cover_each_other():
         found = boxes(placement)
         assert all(0 <= lo and hi <= 100 for box in found for lo, hi in box)  # never cut at an edge
         assert not any(overlap(a, b) for n, a in enumerate(found) for b in found[n + 1:])
+
+
+def test_a_maps_plot_width_follows_its_column():
+    from app_views.figures import PLOT_PX, plot_width
+
+    assert plot_width([4, 4], 0) == PLOT_PX[0]  # two maps side by side (measured: 537 px)
+    assert abs(plot_width([4, 4, 3], 1) - 380) <= 2  # beside the seed's neighbour list (measured: 380 px)
+
+
+def test_a_region_name_keeps_off_the_seeds_label():
+    from app_views.figures import placed_regions, pointer_boxes
+    from explore.map_regions import Region
+
+    seed_label = dict(x=50.0, y=50.0, ax=60, ay=-50, text="★ Marie Curie")  # up and to the right of the star
+    avoid = pointer_boxes(seed_label, (0.0, 100.0), (0.0, 100.0))
+    label_box = avoid[0]
+    centre = ((label_box[0] + label_box[1]) / 2, (label_box[2] + label_box[3]) / 2)
+    region = Region(centre[0], centre[1], ("United Kingdom", "People"), tuple(range(9)))
+    for kept, x, y in placed_regions([region], (0.0, 100.0), (0.0, 100.0), avoid=avoid):
+        assert abs(y - centre[1]) > (label_box[3] - label_box[2]) * 0.9  # moved a line off the label
