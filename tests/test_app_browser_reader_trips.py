@@ -103,6 +103,19 @@ def test_the_keyboard_keeps_its_place_on_a_slider_and_columns_per_row_live_in_th
     wait(driver, lambda d: "cols=3" in d.current_url, timeout=30, message="columns per row in the URL")
     idle(driver)
     assert driver.execute_script("return document.activeElement.dataset.focus;") == "an-per-row"
+    Select(driver.find_element("css selector", ".an-k select")).select_by_value("6")
+    wait(driver, lambda d: "k=6" in d.current_url, timeout=30, message="cards per column in the URL")
+    idle(driver)
+    assert driver.execute_script("return document.activeElement.dataset.focus;") == "an-k"
+
+    def pill(d):
+        return next(p for p in d.find_elements("css selector", ".an-pill") if p.text.strip() == "generic")
+
+    driver.execute_script("arguments[0].focus();", pill(driver))
+    driver.switch_to.active_element.send_keys(Keys.SPACE)  # a pill pressed from the keyboard
+    wait(driver, lambda d: pill(d).get_attribute("aria-pressed") == "true", timeout=30, message="generic in the mix")
+    idle(driver)
+    assert driver.execute_script("return document.activeElement.dataset.focus;") == "pill:generic"
     driver.get(driver.current_url)  # a reload (or a shared link) keeps the layout
     wait(driver, lambda d: d.find_elements("css selector", ".an-per-row select"), message="the panel again")
     idle(driver)
