@@ -160,3 +160,17 @@ def test_region_names_on_a_centred_map_neither_overlap_nor_leave_the_map(server,
             for other, *b in names[n + 1:]:
                 assert not (a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]), (name, other)
     shot(driver, "trips_maps_regions.png")
+
+
+def test_the_corpus_pages_reader_says_what_inferred_means(server, browser):
+    driver = browser
+    driver.get(f"{server}/corpus")
+    box = wait(driver, lambda d: d.find_element("css selector", ".st-key-browse_query input"), message="the search box")
+    idle(driver)
+    box.send_keys("Marie Curie\n")
+    wait(driver, lambda d: "topic: People · inferred" in d.find_element("css selector", '[data-testid="stMain"]').text,
+         timeout=30, message="Marie Curie's labels")
+    idle(driver)
+    main = driver.find_element("css selector", '[data-testid="stMain"]').text
+    assert "Labels marked inferred are not in the source data" in main
+    shot(driver, "trips_corpus_inferred.png")
