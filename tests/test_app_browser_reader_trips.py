@@ -174,3 +174,26 @@ def test_the_corpus_pages_reader_says_what_inferred_means(server, browser):
     main = driver.find_element("css selector", '[data-testid="stMain"]').text
     assert "Labels marked inferred are not in the source data" in main
     shot(driver, "trips_corpus_inferred.png")
+
+
+def test_the_maps_colour_a_famous_article_by_its_inferred_topic_and_say_so(server, browser):
+    driver = browser
+    driver.get(f"{server}/maps?seed=Marie+Curie&right=topic&colour=topic")
+    wait(driver, lambda d: len(d.find_elements("css selector", '[data-testid="stPlotlyChart"]')) >= 2,
+         message="both maps")
+    idle(driver)
+    time.sleep(2)
+    found = driver.execute_script("""
+        return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => {
+            const trace = gd._fullData.find(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name)
+                && Array.from(t.customdata || []).includes('Marie_Curie'));
+            if (!trace) return null;
+            const at = Array.from(trace.customdata).indexOf('Marie_Curie');
+            return [trace.name, Array.from(trace.hovertext)[at]];
+        });""")
+    for name, hover in found:  # in People's colour, the hover saying the label is inferred
+        assert name.startswith("People (") and "topic: People (inferred)" in hover, (name, hover)
+    main = driver.find_element("css selector", '[data-testid="stMain"]').text
+    assert "Marie Curie has no topic label" not in main and "no topic label ·" not in main
+    assert "takes the label inferred for it" in main
+    shot(driver, "trips_maps_inferred_topic.png")
