@@ -16,14 +16,6 @@ function keyed(node, key) {
   return node;
 }
 
-function sendingFrom(node, send) {
-  // `send`, remembering the control it came from (the redraw will focus it again).
-  return (trigger, value) => {
-    focusAfterRedraw = node.dataset.focus || null;
-    send(trigger, value);
-  };
-}
-
 function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
@@ -156,7 +148,8 @@ function mix(data, send) {
     const pill = keyed(button("an-pill", space.name, () => {
       pill.setAttribute("aria-pressed", String(pill.getAttribute("aria-pressed") !== "true"));
       const chosen = [...pills.children].filter((p) => p.getAttribute("aria-pressed") === "true").map((p) => p.dataset.name);
-      sendingFrom(pill, send)("mix", { spaces: chosen });
+      focusAfterRedraw = pill.dataset.focus;
+      send("mix", { spaces: chosen });
     }), `pill:${space.name}`);
     pill.dataset.name = space.name;
     pill.setAttribute("aria-pressed", String(space.on));
