@@ -13,9 +13,9 @@ from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, 
                                 missing_spaces_hint, space_key, space_label)
 from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import (colour_map, is_area_selection, map_figure, plot_width, selected_article,
-                               selected_articles, zooms_in)
+from app_views.figures import colour_map, is_area_selection, map_figure, selected_article, selected_articles, zooms_in
 from app_views.markdown import code_span, escape_markdown
+from app_views.region_names import plot_width
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
 from app_views.view_widgets import k_slider, seed_picker
