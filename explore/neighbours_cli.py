@@ -74,10 +74,24 @@ def _print_list(query: Query, neighbours: list) -> None:
         print(f"{rank:>3}. {score}{n.title}{shared}")
 
 
+MIN_COLUMN = 18  # characters: a narrower column wraps a title a word a line
+
+
 def _print_side_by_side(columns: dict[Query, list]) -> None:
-    """Columns side by side at the terminal's width; headings, titles and shared labels wrap over several lines
-    rather than being cut (two spaces must never look alike, and a cut label says nothing)."""
-    width = max(18, (shutil.get_terminal_size((160, 40)).columns - 4) // len(columns) - 2)
+    """Columns side by side within the terminal's width (in blocks of as many as fit, each at least MIN_COLUMN
+    wide); headings, titles and shared labels wrap over several lines rather than being cut (two spaces must never
+    look alike, and a cut label says nothing)."""
+    terminal = shutil.get_terminal_size((160, 40)).columns
+    per_block = max(1, (terminal - 4) // (MIN_COLUMN + 2))
+    queries = list(columns)
+    for start in range(0, len(queries), per_block):
+        if start:
+            print()
+        _print_block({query: columns[query] for query in queries[start:start + per_block]}, terminal)
+
+
+def _print_block(columns: dict[Query, list], terminal: int) -> None:
+    width = max(MIN_COLUMN, (terminal - 4) // len(columns) - 2)
     _print_row("    ", [str(query) for query in columns], width)
     print("    " + "  ".join("-" * width for _ in columns))
     rows = max((len(v) for v in columns.values()), default=0)

@@ -160,3 +160,17 @@ def test_messages_name_the_real_default_data_home():
     assert data_home_words() in error and "~/.aspectnav" not in error
     default = str(pathlib.Path(user_cache_dir("aspectnav"))).replace(str(pathlib.Path.home()), "~", 1)
     assert data_home_words().endswith(f"by default {default})")  # ~/.cache/aspectnav on Linux
+
+
+def test_more_columns_than_fit_are_printed_in_blocks_within_the_terminal(monkeypatch, capsys):
+    from explore.neighbours import Neighbour
+    from explore.neighbours_cli import _print_side_by_side
+    from explore.query import Kind, Query
+
+    monkeypatch.setenv("COLUMNS", "80")
+    shared = {"country": ["France", "Poland"], "occupation": ["physicist", "chemist"]}
+    kinds = (Kind.LINKS, Kind.GENERIC, Kind.UNION, Kind.INTERSECTION)
+    _print_side_by_side({Query(kind): [Neighbour("p", "Pierre Curie", 0.9, shared)] for kind in kinds})
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80  # nothing the terminal would fold
+    assert all(str(Query(kind)) in out for kind in kinds) and "…" not in out
