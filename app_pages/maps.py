@@ -13,9 +13,9 @@ from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, 
                                 missing_spaces_hint, space_key, space_label)
 from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import (colour_map, is_area_selection, map_figure, selected_article, selected_articles,
-                               zooms_in)
+from app_views.figures import colour_map, is_area_selection, map_figure, selected_article, selected_articles, zooms_in
 from app_views.markdown import code_span, escape_markdown
+from app_views.region_names import plot_width
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
 from app_views.view_widgets import k_slider, seed_picker
@@ -280,7 +280,8 @@ _write_map_url(corpus, MapState(
 
 selected = tuple(i for i in st.session_state.get(SELECTED) or () if i in corpus)
 listed = bool(seed or plan.text)
-columns = st.columns([4] * len(sides) + ([3] if listed else []))
+weights = [4] * len(sides) + ([3] if listed else [])
+columns = st.columns(weights)
 bars = [place.empty() for place in columns[:len(sides)]]
 titles = [label(kind) for kind in sides]
 projected = map_projections(engine, plan, sides, map_params,
@@ -297,7 +298,8 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         key = f"map-{side}-{kind}-{projector}-{seed_id or ''}"
         short, said = SOURCES.get(points.source, (points.source, points.source))
         st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colour_map(points.ranks),
-                                   highlight, centre=True, regions=regions, selected=selected),
+                                   highlight, centre=True, regions=regions, selected=selected,
+                                   width_px=plot_width(weights, side)),
                         key=key, on_select=lambda key=key: _clicked(key, seed_id),
                         selection_mode=("points", "box", "lasso"))
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))
@@ -319,8 +321,9 @@ if show_regions:
 if colour_aspect:
     aspect = escape_markdown(colour_aspect)
     notes.append(f"Colours: the {TOP_LABELS} most common {aspect} labels of the whole corpus, each always in the same "
-                 f"colour (across seeds and in both maps); mid grey: other {aspect} labels; faint light grey: no "
-                 f"{aspect} label ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it, "
+                 f"colour (across seeds and in both maps); an article the source leaves without one takes the label "
+                 f"inferred for it (the hover says “inferred”); mid grey: other {aspect} labels; faint light grey: no "
+                 f"{aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it, "
                  "double-click it to show only it; on the Corpus page, a click on a label's bar opens the maps "
                  "filtered to it." if not only else f"Colours: {aspect} “{escape_markdown(only)}” in colour, the "
                  "other points faint.")

@@ -54,6 +54,8 @@ def welcome(flow) -> None:
         else:
             st.session_state["study_new_code"] = True
             st.rerun()
+    if st.session_state.get(PLATFORM_IDS_KEY):
+        return  # the platform brings its participant back by id: no code to type
     st.divider()
     st.subheader("Resume")
     typed = st.text_input("Your participant code", placeholder="XXXX-XXXX-XXXX", key="study_resume_code")
@@ -149,7 +151,7 @@ def ranking_area(flow, code: str, screen) -> None:
 
 def task_screen(flow, code: str, screen) -> None:
     st.progress((screen.number - 1) / screen.total, text=f"Task {screen.number} of {screen.total}")
-    if st.session_state.pop("study_new_code", False):
+    if st.session_state.pop("study_new_code", False) and not st.session_state.get(PLATFORM_IDS_KEY):
         st.info(f"Your participant code is **{code}**. Note it down: it lets you resume later, on any device.")
     if notice := st.session_state.pop("study_notice", None):
         st.info(notice)

@@ -21,7 +21,7 @@ class Card:
     shared: Mapping[str, list[str]] = field(default_factory=dict)
     also_in: tuple[str, ...] = ()  # labels of the other columns that show this article
     missing: tuple[str, ...] = ()  # "no shared country": the column's aspects this card shares no label of
-    inferred: frozenset[str] = frozenset()  # aspects of `shared` that rest on an inferred label (either side)
+    inferred: frozenset[str] = frozenset()  # aspects of `shared` whose label this card's article has only inferred
 
     @property
     def bar(self) -> float:
@@ -33,15 +33,23 @@ class Card:
         return sum(len(labels) for labels in self.shared.values())
 
 
+# What "inferred" means, where a reader sees it (a chip's tooltip, the seed card's legend): 97% is the precision the
+# inference keeps to on held-out labelled articles (README, "The embedded corpus").
+INFERRED_HELP = "inferred: not in the source data; guessed from nearby and linked articles, about 97% precise"
+INFERRED_LEGEND = ("Labels marked inferred are not in the source data: they were guessed from nearby and linked "
+                   "articles, about 97% precise.")
+
+
 def shared_with(seed: Article, article: Article) -> tuple[dict[str, list[str]], frozenset[str]]:
     """The labels `article` shares with `seed`, per aspect, inferred labels counting on either side (an inferred
-    topic is all a famous article may have); and the aspects where the shared label is an inferred one."""
+    topic is all a famous article may have); and the aspects where `article`'s own label is inferred (the card
+    marks what belongs to its article: the seed's card marks the seed's)."""
     shared, inferred = {}, set()
     for aspect, labels in seed.all_labels(inferred=True).items():
         common = [label for label in labels if label in article.labels(aspect, inferred=True)]
         if common:
             shared[aspect] = common
-            if seed.is_inferred(aspect) or article.is_inferred(aspect):
+            if article.is_inferred(aspect):
                 inferred.add(aspect)
     return shared, frozenset(inferred)
 

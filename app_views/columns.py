@@ -25,10 +25,15 @@ from explore.maps import (MapParams, MapPoints, Projection, ProjectionParams, Sa
                           projection, projection_key, select_sample, top_overlap)
 from explore.map_neighbours import neighbour_ids
 from explore.map_placement import placed_by_neighbours
+from explore.mix import TEXT_GENERIC_SHARE
 from explore.neighbours import Neighbourhood, seed_has_aspect
 from explore.query import LINKS, Blend, Kind, Query
 from explore.spaces.store import TRAINING_RECORD_FILE, read_training_record
 from explore.ranking import LINKS_COMPONENT
+
+TEXT_MIX_NOTE = (f"Free text has no labels to pick spaces by: generic counts {TEXT_GENERIC_SHARE:.0%}, the aspect "
+                 "spaces share the rest.")
+
 
 @dataclass
 class Column:
@@ -270,9 +275,17 @@ def missing_spaces_runs(corpus: Corpus, engine: Neighbourhood | None, seed: Arti
         missing = [aspect for aspect in missing if seed.has_aspect(aspect)]
     if not missing:
         return ()
-    train = train_command(corpus.name, missing[0])
-    return (plain(f"No space yet for aspect{'s' if len(missing) > 1 else ''} {', '.join(missing)}. Train one {where}, "
-                  "or with "), code(train), plain(" (it builds the space too; the app shows it without a restart)."))
+    if len(missing) == 1:
+        return (plain(f"No space yet for aspect {missing[0]}. Train one {where}, or with "),
+                code(train_command(corpus.name, missing[0])),
+                plain(" (it builds the space too; the app shows it without a restart)."))
+    commands: list = []
+    for number, aspect in enumerate(missing):  # one command per aspect: each trains the space of its own
+        if number:
+            commands.append(plain(" and " if number == len(missing) - 1 else ", "))
+        commands.append(code(train_command(corpus.name, aspect)))
+    return (plain(f"No space yet for aspects {', '.join(missing)}. Train them {where}, or one each with "), *commands,
+            plain(" (each builds its space too; the app shows them without a restart)."))
 
 
 def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,
@@ -307,7 +320,7 @@ def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) 
     aspects = _column_aspects(engine, query) if seed is not None else ()
     if aspects:
         cards = [replace(card, missing=not_shared(query.kind, aspects, seed, card.shared)) for card in cards]
-    note = ""
+    note = TEXT_MIX_NOTE if query.kind is Kind.BLEND and seed is None else ""
     if query == LINKS and not cards:
         note = "This article links to no other article of the corpus."
     if query == LINKS and seed is not None:

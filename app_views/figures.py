@@ -8,6 +8,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 
 from app_views.markdown import escape_html
+from app_views.region_names import PLOT_PX, placed_regions, pointer_boxes, region_annotations, visible_range
 from explore.corpus.model import Corpus
 from explore.map_regions import Region
 from explore.maps import FAINT, FILTERED_OUT, NO_LABEL, OTHER, MapPoints
@@ -119,20 +120,6 @@ def centred_view(points: MapPoints, x: float, y: float, zoom: float = ZOOM,
     return dict(xaxis=dict(range=[x - half[0], x + half[0]]), yaxis=dict(range=[y - half[1], y + half[1]]))
 
 
-def in_view(view: dict, x: float, y: float, margin: float = 0.12) -> bool:
-    """Whether (x, y) lies inside `view` (centred_view's ranges) away from its edges, where a name would be cut."""
-    (x0, x1), (y0, y1) = view["xaxis"]["range"], view["yaxis"]["range"]
-    return x0 + margin * (x1 - x0) <= x <= x1 - margin * (x1 - x0) and \
-        y0 + margin / 2 * (y1 - y0) <= y <= y1 - margin / 2 * (y1 - y0)
-
-
-def region_annotations(regions: Sequence[Region]) -> list[dict]:
-    """Each region's name at its most central point, on a pale box, no arrow: a place name, not a pointer."""
-    return [dict(x=region.x, y=region.y, text=escape_html(region.name), showarrow=False, name="region",
-                 bgcolor="rgba(255,255,255,0.8)", borderpad=2, font=dict(size=12, color="#222"))
-            for region in regions]
-
-
 def seed_title(points: MapPoints, title: str) -> str:
     """The seed's label on a map: its title, and the aspects of this map it has no label of (its place then
     says nothing about them)."""
@@ -147,12 +134,14 @@ def _texts(values: list[str], rows: list[int]) -> np.ndarray:
 
 
 def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
-               centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = ()) -> go.Figure:
+               centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = (),
+               width_px: int = PLOT_PX[0]) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
     With `centre` a map of many points (zooms_in) is centred on the seed, closer in; `selected` articles (a box or lasso in either map)
-    are ringed in orange. customdata carries the article id for clicks.
+    are ringed in orange; `width_px` the plot's width on the page (plot_width), for placing region names apart.
+    customdata carries the article id for clicks.
     Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
     Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
     comes escaped (map_side), and without it the hover shows the escaped title."""
@@ -207,15 +196,20 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     marked = [tuple(float(v) for v in points.coords[points.ids.index(highlight)])] if highlight in points.ids else []
     view = centred_view(points, *seed_at, include=marked) if centre and seed_at is not None and zooms_in(points) \
         else None
-    if view is not None:  # closer in: a region named at the edge would be cut, one outside is not on screen
-        regions = [region for region in regions if in_view(view, region.x, region.y)]
-    figure.update_layout(annotations=region_annotations(regions))
-    if seed_label:
-        figure.add_annotation(seed_label)
+    pointers = [seed_label] if seed_label else []
     if highlight in points.ids:
         row = points.ids.index(highlight)
-        figure.add_annotation(_pointer(points, *(float(v) for v in points.coords[row]),
-                                       escape_html(points.titles[row]), "#d62728", seed_label))
+        pointers.append(_pointer(points, *(float(v) for v in points.coords[row]),
+                                 escape_html(points.titles[row]), "#d62728", seed_label))
+    # names inside what is shown (closer in, a region named at the edge would be cut), apart from each other and
+    # from the seed's and the clicked article's labels and marks
+    ranges = visible_range(points, view)
+    plot_px = (width_px, PLOT_PX[1])
+    named = placed_regions(regions, *ranges, plot_px=plot_px,
+                           avoid=[box for pointer in pointers for box in pointer_boxes(pointer, *ranges, plot_px)])
+    figure.update_layout(annotations=region_annotations(named))
+    for pointer in pointers:
+        figure.add_annotation(pointer)
     figure.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top",
                                      font=dict(size=10), itemsizing="constant", itemwidth=30, tracegroupgap=0),
                          xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan",

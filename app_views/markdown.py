@@ -48,8 +48,10 @@ def markdown_link(text: str, url: str) -> str:
 
 
 def map_hover(article: Article) -> str:
-    """A map point's hover label: the title in bold, then one line of labels per aspect."""
-    lines = [f"{escape_html(name)}: {escape_html(', '.join(values))}" for name, values in article.aspects.items()]
+    """A map point's hover label: the title in bold, then one line of labels per aspect (an inferred one said so)."""
+    lines = [f"{escape_html(name)}: {escape_html(', '.join(values))}"
+             + (" (inferred)" if article.is_inferred(name) else "")
+             for name, values in article.all_labels(inferred=True).items()]
     return "<br>".join([f"<b>{escape_html(article.title)}</b>", *lines])
 
 

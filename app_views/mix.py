@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from explore.corpus.model import Article
-from explore.mix import compose, default_mix, has_links, mixable_spaces
+from explore.mix import compose, default_mix, has_links, mixable_spaces, text_mix
 from explore.neighbours import Neighbourhood
 from explore.query import Blend
 from explore.ranking import LINKS_COMPONENT
@@ -26,9 +26,10 @@ def links_share(blend: Blend | None) -> float:
 
 
 def effective_mix(engine: Neighbourhood, seed: Article | None, chosen: Blend | None) -> Blend | None:
-    """The mix the column ranks by: the reader's (`chosen`) or the seed's default, restricted to what
-    this corpus and seed can weigh (other corpora's spaces stay in the view; links need an article)."""
-    mix = chosen if chosen is not None else default_mix(engine, seed)
+    """The mix the column ranks by: the reader's (`chosen`) or the seed's default (a free-text seed's: generic
+    and the aspect spaces that can encode text), restricted to what this corpus and seed can weigh (other
+    corpora's spaces stay in the view; links need an article)."""
+    mix = chosen if chosen is not None else (default_mix(engine, seed) if seed is not None else text_mix(engine))
     if mix is None:
         return None
     usable = set(engine.spaces) | ({LINKS_COMPONENT} if seed is not None and has_links(engine) else set())

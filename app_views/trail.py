@@ -1,5 +1,6 @@
 """The breadcrumb trail of visited seeds, kept like a browser's history: back and jump move along it
-and keep the seeds after (forward goes there again); a new seed from an earlier place drops them."""
+and keep the seeds after (forward goes there again); a new seed from an earlier place drops them. A seed the
+URL brings (the browser's own Back and Forward) moves along the trail to its crumb, so both are one history."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -37,6 +38,18 @@ class Trail:
         self.seeds.append(seed)
         del self.seeds[: max(0, len(self.seeds) - self.limit)]
         self.position = len(self.seeds) - 1
+
+    def arrive(self, seed: str) -> None:
+        """Make `seed` current as a URL brings it (the browser's Back or Forward, a reload): when the trail has it,
+        stand on its crumb, the nearest to the current one (the one behind on a tie), and keep the seeds after,
+        so the browser's history and the trail stay one; a seed not on the trail is visited."""
+        if seed == self.current:
+            return
+        places = [index for index, visited in enumerate(self.seeds) if visited == seed]
+        if not places:
+            self.visit(seed)
+            return
+        self.position = min(places, key=lambda index: (abs(index - self.position), index > self.position))
 
     def back(self) -> str | None:
         """Step to the previous seed and return it (None at the start); the seeds after stay."""

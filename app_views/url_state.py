@@ -1,8 +1,8 @@
-"""The explore view's state in the URL: ?seed=<title or id>&text=<free text>&k=<n>&blend=a:0.7,b:0.3
+"""The explore view's state in the URL: ?seed=<title or id>&text=<free text>&k=<n>&cols=<n>&blend=a:0.7,b:0.3
 (the blend spelled as explore.query.Blend spells it everywhere), and the Maps page's own part (MapState).
 
 The URL holds what a user would share: the seed (a title when it is unique, else the id), or a
-free-text query, the number of cards per column and the blend weights. Parsing never raises;
+free-text query, the number of cards per column, the columns per row and the blend weights. Parsing never raises;
 anything malformed falls back to the default and is reported in `problems`.
 """
 from __future__ import annotations
@@ -17,6 +17,8 @@ from explore.query import Blend
 
 DEFAULT_K = 5
 MAX_K = 50
+DEFAULT_PER_ROW = 4  # columns wide enough for a card's labels and its similarity bar at 1600 px
+PER_ROW_RANGE = (2, 10)  # the panel's "Columns per row" choices
 
 
 @dataclass
@@ -25,6 +27,7 @@ class ViewState:
     text: str | None = None  # a free-text seed
     k: int = DEFAULT_K
     blend: Blend | None = None
+    per_row: int = DEFAULT_PER_ROW
     problems: list[str] = field(default_factory=list)
 
 
@@ -55,6 +58,11 @@ def parse_query(params: Mapping[str, str]) -> ViewState:
             state.k = min(MAX_K, max(1, int(params["k"])))
         except ValueError:
             state.problems.append(f"k={params['k']!r} ignored: not a whole number")
+    if "cols" in params:
+        try:
+            state.per_row = min(PER_ROW_RANGE[1], max(PER_ROW_RANGE[0], int(params["cols"])))
+        except ValueError:
+            state.problems.append(f"cols={params['cols']!r} ignored: not a whole number")
     if params.get("blend"):
         state.blend, problems = parse_blend(params["blend"])
         state.problems.extend(problems)
@@ -70,6 +78,8 @@ def to_query(state: ViewState) -> dict[str, str]:
         query["text"] = state.text
     if state.k != DEFAULT_K:
         query["k"] = str(state.k)
+    if state.per_row != DEFAULT_PER_ROW:
+        query["cols"] = str(state.per_row)
     if state.blend is not None:
         query["blend"] = str(state.blend)
     return query

@@ -9,14 +9,13 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from app_views.trail import Trail
-from app_views.url_state import DEFAULT_K, MAP_PARAMS, ViewState, parse_query, seed_param, to_query
+from app_views.url_state import (DEFAULT_K, DEFAULT_PER_ROW, MAP_PARAMS, PER_ROW_RANGE, ViewState, parse_query,
+                                  seed_param, to_query)
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
 from explore.query import Blend
 
 DEFAULT_CORPUS = "vital"
-DEFAULT_PER_ROW = 4  # columns wide enough for a card's labels and its similarity bar at 1600 px
-PER_ROW_RANGE = (2, 10)  # the panel's "Columns per row" choices
 MAX_WEIGHT = 1.0  # the blend sliders' range is 0..MAX_WEIGHT
 CORPUS_PARAM = "corpus"  # kept in the URL by the corpus picker, not by the view's seed/k/blend mirror
 
@@ -48,14 +47,18 @@ class ExploreView:
 
     # --- the seed and the trail ---------------------------------------------------------------------
 
-    def set_seed(self, article_id: str | None, text: str | None = None) -> None:
-        """Make an article (or, with no article, a free text) the seed; an article joins the trail."""
+    def set_seed(self, article_id: str | None, text: str | None = None, from_url: bool = False) -> None:
+        """Make an article (or, with no article, a free text) the seed; an article joins the trail (`from_url`:
+        the URL brought it, e.g. the browser's Back, so the trail moves to its crumb when it has one)."""
         self.seed_id = article_id or None
         self.text = None if article_id else (text or None)
         self.missing_seed = None
         if article_id:
             self.text_mode = False
-            self.trail.visit(article_id)
+            if from_url:
+                self.trail.arrive(article_id)
+            else:
+                self.trail.visit(article_id)
         elif text:
             self.text_mode = True
 
@@ -107,18 +110,18 @@ class ExploreView:
     # --- the URL -------------------------------------------------------------------------------------
 
     def adopt(self, params: Mapping[str, str], corpus: Corpus) -> list[str]:
-        """Take seed, k and blend from a URL the user loaded or typed (not one this view wrote);
+        """Take seed, k, columns per row and blend from a URL the user loaded or typed (not one this view wrote);
         returns what could not be used, in words. A URL without them leaves the view as it is."""
         query = {key: value for key, value in params.items() if key != CORPUS_PARAM and key not in MAP_PARAMS}
         if not query or query == self.url_written:
             return []
         state = parse_query(query)
-        self.k = state.k
+        self.k, self.per_row = state.k, state.per_row
         self.blend, problems = fit_to_sliders(state.blend)
         problems = state.problems + problems
         if state.seed:
             try:
-                self.set_seed(corpus.find(state.seed).id)
+                self.set_seed(corpus.find(state.seed).id, from_url=True)
             except AspectNavError:  # unknown or ambiguous title: the seed picker offers the closest ones
                 self.set_seed(None)
                 self.text_mode, self.missing_seed = False, state.seed
@@ -128,11 +131,11 @@ class ExploreView:
         return problems
 
     def url_query(self, corpus: Corpus, seed_id: str | None = None) -> dict[str, str]:
-        """The URL's seed (a title when unique, else the id), text, k and blend for this view — or
+        """The URL's seed (a title when unique, else the id), text, k, columns per row and blend for this view — or
         for this view with `seed_id` as its seed (a link to another article)."""
         seed_id = seed_id or self.seed_id
         text = None if seed_id else self.text
         seed = seed_param(corpus.ids_by_title, seed_id, corpus[seed_id].title) if seed_id in corpus else None
         if seed is None and text is None:  # kept until the reader picks a title, so a reload asks again
             seed = self.missing_seed
-        return to_query(ViewState(seed=seed, text=text, k=self.k, blend=self.blend))
+        return to_query(ViewState(seed=seed, text=text, k=self.k, blend=self.blend, per_row=self.per_row))

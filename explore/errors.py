@@ -71,7 +71,9 @@ def storage_error(exc: OSError, doing: str) -> StorageError:
     """The one translation of an OSError into words a user can act on (`doing`: "store corpus 'x'")."""
     import errno
 
-    home = "the data home ($ASPECTNAV_HOME, by default ~/.aspectnav)"
+    from explore.settings import data_home_words
+
+    home = data_home_words()
     advice = {
         errno.ENOSPC: f"the disk is full. Free some space on the disk holding {home} (or point ASPECTNAV_HOME at "
                       "a larger disk) and try again; nothing half-written was kept.",

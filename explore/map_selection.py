@@ -10,7 +10,8 @@ from explore.spreadsheet_csv import csv_text
 
 def selection_rows(corpus: Corpus, article_ids: Sequence[str], aspect: str | None = None) -> list[dict[str, str]]:
     """One row per selected article of `corpus` (unknown ids left out), in the given order: id, title and, with
-    `aspect`, its labels of that aspect."""
+    `aspect`, its labels of that aspect (an inferred one where the source has none) and whether they are
+    inferred ("yes" in the column "<aspect> inferred")."""
     rows = []
     for article_id in dict.fromkeys(article_ids):
         if article_id not in corpus:
@@ -18,7 +19,8 @@ def selection_rows(corpus: Corpus, article_ids: Sequence[str], aspect: str | Non
         article = corpus[article_id]
         row = {"id": article.id, "title": article.title}
         if aspect:
-            row[aspect] = ", ".join(article.labels(aspect))
+            row[aspect] = ", ".join(article.labels(aspect, inferred=True))
+            row[f"{aspect} inferred"] = "yes" if article.is_inferred(aspect) else ""
         rows.append(row)
     return rows
 

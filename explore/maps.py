@@ -444,12 +444,13 @@ def label_ranks(corpus: Corpus, aspect: str | None, top: int = TOP_LABELS) -> di
 
 def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, ranks: dict[str, int]) -> list[str]:
     """Per row: its label with the lowest rank in `ranks` (label_ranks), "other" when none of its
-    labels is ranked, NO_LABEL when it has no label of `aspect`."""
+    labels is ranked, NO_LABEL when it has no label of `aspect`, not even an inferred one (an article the source
+    leaves unlabelled, Marie Curie's topic, takes the colour of the label inferred for it; the hover says so)."""
     if not aspect:
         return [NO_LABEL] * len(rows)
     colours = []
     for row in rows:
-        labels = corpus.articles[row].labels(aspect)
+        labels = corpus.articles[row].labels(aspect, inferred=True)
         ranked = [label for label in labels if label in ranks]
         colours.append(min(ranked, key=ranks.__getitem__) if ranked else OTHER if labels else NO_LABEL)
     return colours
@@ -498,7 +499,8 @@ def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect
     colours = colour_labels(corpus, rows, colour_aspect, ranks)
     if only and colour_aspect:
         ranks = ranks if only in ranks else ranks | {only: len(ranks)}  # a rarer label gets the next colour
-        colours = [only if only in corpus.articles[row].labels(colour_aspect) else FILTERED_OUT for row in rows]
+        colours = [only if only in corpus.articles[row].labels(colour_aspect, inferred=True) else FILTERED_OUT
+                   for row in rows]
     neighbours = set(neighbour_ids)
     ids, titles, role = [], [], []
     for row in rows:

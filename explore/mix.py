@@ -1,4 +1,5 @@
-"""A seed's default mix: its own aspect spaces, equally weighted, plus "linked from this article".
+"""A seed's default mix: its own aspect spaces, equally weighted, plus "linked from this article"; a free-text
+seed's: generic and every aspect space that can encode text (`text_mix`).
 
 The app's *your mix* column starts from it (app_views/mix.py) and `training evaluate` scores it
 (`default-mix` rows, training/rankings.py), so both rank with the same mix.
@@ -8,6 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from explore.corpus.model import Article
+from explore.errors import AspectNavError
 from explore.neighbours import Neighbourhood
 from explore.query import Blend
 from explore.ranking import LINKS_COMPONENT
@@ -21,6 +23,10 @@ DEFAULT_LINKS_SHARE = 0.05
 # Generic similarity's share of the rest: the mix is relevant first (explore/relevant_first.py), and the share was
 # chosen with the links share on judged seeds by the column score (docs/training.md, "Relevant first").
 DEFAULT_GENERIC_SHARE = 0.6
+# A free-text seed has no labels to pick spaces by: generic, which reads the whole text as it is, counts as much as
+# in an article's mix (no free text was judged: the share judged for articles is the best evidence there is), and the
+# aspect spaces that can encode text share the rest (each adds what it counts as alike).
+TEXT_GENERIC_SHARE = DEFAULT_GENERIC_SHARE
 
 
 def has_links(engine: Neighbourhood) -> bool:
@@ -62,12 +68,36 @@ def default_mix(engine: Neighbourhood, seed: Article | None, links_share: float 
     names = seed_aspect_spaces(engine, seed)
     generic = generic_space_name(engine)
     linked = has_links(engine) and any(i in engine.corpus and i != seed.id for i in seed.links)
-    share = links_share if linked else 0.0
+    return _weighted(names, generic, generic_share, links_share if linked else 0.0)
+
+
+def _weighted(names: Sequence[str], generic: str | None, generic_share: float, links_share: float) -> Blend | None:
+    """`links_share` for the links, generic at `generic_share` of the rest, `names` sharing what is left equally
+    (all of it to generic, or to `names`, when the other is missing)."""
     if not names or generic is None or not generic_share:
-        return compose(names or ([generic] if generic else []), share)
-    rest = 1 - share
-    weights = {LINKS_COMPONENT: round(share, 2)} if share else {}
-    weights |= {name: round(rest * (1 - generic_share) / len(names), 2) for name in names}
-    weights[generic] = round(rest * generic_share, 2)
+        return compose(names or ([generic] if generic else []), links_share)
+    rest = 1 - links_share
+    share = min(max(float(generic_share), 0.0), 1.0)
+    weights = {LINKS_COMPONENT: round(links_share, 2)} if links_share else {}
+    weights |= {name: round(rest * (1 - share) / len(names), 2) for name in names}
+    weights[generic] = round(rest * share, 2)
     weights = {name: weight for name, weight in weights.items() if weight > 0}
     return Blend.of(weights) if weights else None
+
+
+def encodes_text(engine: Neighbourhood, name: str) -> bool:
+    """Whether the space `name` has an encoder for a typed text (a space stored without one has not)."""
+    try:
+        engine.spaces[name].load_encoder()  # cheap: the model loads on the first encode
+    except AspectNavError:
+        return False
+    return True
+
+
+def text_mix(engine: Neighbourhood, generic_share: float = TEXT_GENERIC_SHARE) -> Blend | None:
+    """The default mix of a free-text seed: generic at `generic_share`, the aspect spaces that can encode text
+    sharing the rest equally (all of it to either when the other is missing); None when no space can encode text."""
+    names = [name for name in mixable_spaces(engine)
+             if engine.spaces[name].kind in ("generic", "aspect") and encodes_text(engine, name)]
+    generic = next((name for name in names if engine.spaces[name].kind == "generic"), None)
+    return _weighted([name for name in names if engine.spaces[name].kind == "aspect"], generic, generic_share, 0.0)

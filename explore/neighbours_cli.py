@@ -74,14 +74,25 @@ def _print_list(query: Query, neighbours: list) -> None:
         print(f"{rank:>3}. {score}{n.title}{shared}")
 
 
+MIN_COLUMN = 18  # characters: a narrower column wraps a title a word a line
+
+
 def _print_side_by_side(columns: dict[Query, list]) -> None:
-    """Columns side by side; a heading wraps over several lines rather than being cut (two spaces
-    must never look alike), titles and labels are shortened to the column width."""
-    width = max(18, (shutil.get_terminal_size((160, 40)).columns - 4) // len(columns) - 2)
-    cell = lambda text: textwrap.shorten(text, width, placeholder="…").ljust(width)  # noqa: E731
-    headings = [textwrap.wrap(str(query), width, break_on_hyphens=False) or [""] for query in columns]
-    for line in range(max(len(h) for h in headings)):
-        print("    " + "  ".join((h[line] if line < len(h) else "").ljust(width) for h in headings))
+    """Columns side by side within the terminal's width (in blocks of as many as fit, each at least MIN_COLUMN
+    wide); headings, titles and shared labels wrap over several lines rather than being cut (two spaces must never
+    look alike, and a cut label says nothing)."""
+    terminal = shutil.get_terminal_size((160, 40)).columns
+    per_block = max(1, (terminal - 4) // (MIN_COLUMN + 2))
+    queries = list(columns)
+    for start in range(0, len(queries), per_block):
+        if start:
+            print()
+        _print_block({query: columns[query] for query in queries[start:start + per_block]}, terminal)
+
+
+def _print_block(columns: dict[Query, list], terminal: int) -> None:
+    width = max(MIN_COLUMN, (terminal - 4) // len(columns) - 2)
+    _print_row("    ", [str(query) for query in columns], width)
     print("    " + "  ".join("-" * width for _ in columns))
     rows = max((len(v) for v in columns.values()), default=0)
     for rank in range(rows):
@@ -89,11 +100,19 @@ def _print_side_by_side(columns: dict[Query, list]) -> None:
         for neighbours in columns.values():
             n = neighbours[rank] if rank < len(neighbours) else None
             score = "" if n is None or n.score is None else f" {n.score:.2f}"
-            titles.append(cell("" if n is None else n.title + score))
-            shared.append(cell("" if n is None or not n.shared else "· " + _labels(n.shared)))
-        print(f"{rank + 1:>3} " + "  ".join(titles))
-        if any(s.strip() for s in shared):
-            print("    " + "  ".join(shared))
+            titles.append("" if n is None else n.title + score)
+            shared.append("" if n is None or not n.shared else "· " + _labels(n.shared))
+        _print_row(f"{rank + 1:>3} ", titles, width)
+        if any(shared):
+            _print_row("    ", shared, width)
+
+
+def _print_row(lead: str, cells: list[str], width: int) -> None:
+    """One row of cells side by side, each wrapped at `width` (a word longer than that is broken)."""
+    wrapped = [textwrap.wrap(text, width, break_on_hyphens=False) or [""] for text in cells]
+    for line in range(max(len(lines) for lines in wrapped)):
+        text = "  ".join((lines[line] if line < len(lines) else "").ljust(width) for lines in wrapped)
+        print((lead if line == 0 else " " * len(lead)) + text.rstrip())
 
 
 def _seed_labels(seed) -> str:

@@ -17,6 +17,17 @@ def data_home() -> Path:
     return Path(configured).expanduser() if configured else Path(user_cache_dir("aspectnav"))
 
 
+def data_home_words() -> str:
+    """The data home as messages name it: the variable and its real default on this system ("~/.cache/aspectnav"
+    on Linux, from platformdirs), so a reader looks in the right place."""
+    default = Path(user_cache_dir("aspectnav"))
+    try:
+        default = Path("~") / default.relative_to(Path.home())
+    except ValueError:  # a cache dir outside the home folder: its full path
+        pass
+    return f"the data home (${HOME_ENV}, by default {default})"
+
+
 def corpora_dir() -> Path:
     return data_home() / "corpora"
 

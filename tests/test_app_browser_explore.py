@@ -92,11 +92,12 @@ def test_the_mix_column_from_the_url_is_above_the_fold(server, browser):
 def test_a_free_text_seed_keeps_every_space(server, browser):
     _open(browser, f"{server}/?text=a+French+painter+of+water+lilies")
     headings = column_headings(browser)
-    assert {"generic", "country space", "occupation space", "topic space", "union space"} <= set(headings)
+    assert {"generic", "your mix", "country space", "occupation space", "topic space", "union space"} <= set(headings)
     text = _main_text(browser)
     assert "Links need an article seed, so the Wikipedia links column is left out." in text
-    assert "has no" not in text  # no aspect space is left out for free text
-    _scroll_to(browser, "Your mix: pick the spaces that matter?", "div")  # "?": the label's help mark
+    assert " label, so the " not in text  # no aspect space is left out for free text
+    assert "Free text has no labels to pick spaces by" in text  # its mix says where it starts
+    _scroll_to(browser, "Your mix: generic and the aspect spaces, for free text?", "div")  # "?": the help mark
     time.sleep(0.5)
     shot(browser, "explore_free_text.png")
 

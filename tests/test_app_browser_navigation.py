@@ -125,22 +125,38 @@ def test_no_dead_ends(server, browser):
 
 def test_the_browsers_back_and_forward_follow_the_seed(server, browser):
     """A card click is a new address in the browser's history: its Back and Forward buttons go to the seed before and
-    after, as the trail's do (the URL is the view, so a shared or reloaded address shows the same seed)."""
+    after, as the trail's do (the URL is the view, so a shared or reloaded address shows the same seed), and the
+    trail moves with them: one history, not two (issue #37, item 1)."""
     driver = browser
     driver.get(f"{server}/?seed=Marie+Curie")
     wait(driver, lambda d: "Marie Curie" in subheaders(d) and len(buttons(d, "card-generic-")) >= 3,
          message="Marie Curie's columns")
     idle(driver)
-    neighbour = buttons(driver, "card-generic-")[1]
-    title = neighbour.text.strip()
-    neighbour.click()
-    wait(driver, lambda d: title in subheaders(d) and "Marie+Curie" not in d.current_url, message=f"reseeded to {title}")
-    idle(driver)
-    driver.back()
-    wait(driver, lambda d: "Marie Curie" in subheaders(d) and "seed=Marie+Curie" in d.current_url,
-         message="the browser's Back: Marie Curie again")
-    idle(driver)
-    driver.forward()
-    wait(driver, lambda d: title in subheaders(d), message=f"the browser's Forward: {title} again")
-    idle(driver)
+    visited = ["Marie Curie"]
+    for _ in range(2):  # Marie Curie → a neighbour → one of its neighbours, by card clicks
+        neighbour = next(b for b in buttons(driver, "card-generic-") if b.text.strip() not in visited)
+        title = neighbour.text.strip()
+        neighbour.click()
+        wait(driver, lambda d: title in subheaders(d) and crumbs(d) == visited + [title], message=f"reseeded to {title}")
+        idle(driver)
+        visited.append(title)
+    first, second, third = visited
+    for step, expected in ((driver.back, second), (driver.back, first), (driver.forward, second)):
+        step()
+        wait(driver, lambda d: expected in subheaders(d) and here(d) == expected,
+             message=f"the browser's {step.__name__}: {expected}, its crumb current")
+        idle(driver)
+        assert crumbs(driver) == visited  # the trail moved along itself: nothing added
     assert "Marie+Curie" not in driver.current_url
+    assert buttons(driver, "back")[0].is_enabled() and buttons(driver, "forward")[0].is_enabled()
+    ahead = driver.find_elements("css selector", ".an-trail .an-crumb.an-ahead")
+    assert [crumb.text.strip() for crumb in ahead] == [third]  # greyed: Forward reaches it again
+    shot(driver, "navigation_browser_back_back_forward.png")
+    buttons(driver, "forward")[0].click()  # the trail's own Forward still works from here
+    wait(driver, lambda d: third in subheaders(d) and here(d) == third, message=f"the trail's Forward: {third}")
+
+
+def here(driver) -> str:
+    """The trail's current crumb."""
+    found = driver.find_elements("css selector", '.an-trail .an-crumb[aria-current="page"]')
+    return found[0].text.strip() if found else ""

@@ -7,6 +7,14 @@
 // reader opened the weights.
 let chosenColumn = null;
 let weightsOpen = false;
+// The control a change was sent from (its data-focus key): the redraw that change brings puts focus back on it, so a
+// keyboard reader stepping a slider with the arrow keys keeps stepping it.
+let focusAfterRedraw = null;
+
+function keyed(node, key) {
+  node.dataset.focus = key;
+  return node;
+}
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -56,8 +64,8 @@ function richLine(runs, className) {
 function trail(data, send) {
   const bar = el("nav", "an-trail");
   bar.setAttribute("aria-label", "Seeds visited");
-  bar.appendChild(button("an-step", "← Back", () => send("nav", "back"), data.back));
-  bar.appendChild(button("an-step", "Forward →", () => send("nav", "forward"), data.forward));
+  bar.appendChild(keyed(button("an-step", "← Back", () => send("nav", "back"), data.back), "back"));
+  bar.appendChild(keyed(button("an-step", "Forward →", () => send("nav", "forward"), data.forward), "forward"));
   data.crumbs.forEach((crumb, index) => {
     bar.appendChild(el("span", "an-sep", "›"));
     const node = button(`an-crumb an-${crumb.place}`, crumb.title, () => send("nav", index));
@@ -66,6 +74,16 @@ function trail(data, send) {
     bar.appendChild(node);
   });
   return bar;
+}
+
+function chip(className, label) {
+  // A label; an inferred one is marked and says what that means when pointed at (or focused).
+  const node = el("span", className + (label.inferred ? " an-inferred" : ""), label.text);
+  if (label.help) {
+    node.title = label.help;
+    node.tabIndex = 0;
+  }
+  return node;
 }
 
 // --- the seed's card ------------------------------------------------------------------------------------------
@@ -77,10 +95,11 @@ function seedCard(data) {
   if (data.description) box.appendChild(el("div", "an-seed-desc", data.description));
   if (data.kind === "article") {
     const chips = el("div", "an-chips");
-    for (const label of data.labels) chips.appendChild(el("span", "an-chip an-label" + (label.inferred ? " an-inferred" : ""), label.text));
+    for (const label of data.labels) chips.appendChild(chip("an-chip an-label", label));
     if (!data.labels.length) chips.appendChild(el("em", "an-none", "no aspect labels"));
     box.appendChild(chips);
   }
+  if (data.legend) box.appendChild(el("div", "an-legend", data.legend));
   if (data.text) box.appendChild(el("p", "an-seed-text", data.text));
   if (data.url) box.appendChild(readLink(data));
   return box;
@@ -100,16 +119,19 @@ function labelled(text, help) {
   return label;
 }
 
-function range(label, value, max, step, onChange, className, ariaLabel = "") {
+function range(label, value, max, step, onChange, className, ariaLabel = "", key = "") {
   const row = el("label", className);
-  const input = el("input");
+  const input = keyed(el("input"), key);
   if (label) row.appendChild(el("span", "an-range-label", label));
   else input.setAttribute("aria-label", ariaLabel);
   Object.assign(input, { type: "range", min: "0", max: String(max), step: String(step) });
   input.value = String(value);
   const shown = el("output", "an-range-value", Number(value).toFixed(2));
   input.addEventListener("input", () => { shown.textContent = Number(input.value).toFixed(2); });
-  input.addEventListener("change", () => onChange(Number(input.value)));
+  input.addEventListener("change", () => {
+    focusAfterRedraw = key || null;
+    onChange(Number(input.value));
+  });
   row.append(input, shown);
   return row;
 }
@@ -123,11 +145,12 @@ function mix(data, send) {
   pills.setAttribute("role", "group");
   pills.setAttribute("aria-label", data.label);
   for (const space of data.spaces) {
-    const pill = button("an-pill", space.name, () => {
+    const pill = keyed(button("an-pill", space.name, () => {
       pill.setAttribute("aria-pressed", String(pill.getAttribute("aria-pressed") !== "true"));
       const chosen = [...pills.children].filter((p) => p.getAttribute("aria-pressed") === "true").map((p) => p.dataset.name);
+      focusAfterRedraw = pill.dataset.focus;
       send("mix", { spaces: chosen });
-    });
+    }), `pill:${space.name}`);
     pill.dataset.name = space.name;
     pill.setAttribute("aria-pressed", String(space.on));
     pills.appendChild(pill);
@@ -138,7 +161,7 @@ function mix(data, send) {
     const links = el("div", "an-mix-links");
     links.appendChild(labelled(data.links.label, data.links.help));
     links.appendChild(range("", data.links.share, 1, data.step, (share) => send("mix", { links: share }), "an-range an-links",
-      data.links.label));
+      data.links.label, "links"));
     top.appendChild(links);
   }
   box.appendChild(top);
@@ -148,7 +171,7 @@ function mix(data, send) {
   weights.appendChild(el("summary", "", data.weights_label));
   for (const weight of data.weights) {
     weights.appendChild(range(weight.label, weight.value, data.max_weight, data.step,
-      (value) => send("mix", { weight: weight.name, value }), "an-range an-weight"));
+      (value) => send("mix", { weight: weight.name, value }), "an-range an-weight", "", `weight:${weight.name}`));
   }
   if (data.elsewhere.length) {
     weights.appendChild(el("div", "an-note", `Kept for other corpora (no such space here): ${data.elsewhere.join(", ")}.`));
@@ -187,7 +210,7 @@ function card(data, column, send) {
   if (data.shared.length || data.missing.length) {
     const chips = el("div", "an-chips");
     for (const label of data.shared) {
-      chips.appendChild(el("span", "an-chip an-shared" + (label.inferred ? " an-inferred" : ""), label.text));
+      chips.appendChild(chip("an-chip an-shared", label));
     }
     for (const text of data.missing) chips.appendChild(el("span", "an-chip an-missing", text));
     box.appendChild(chips);
@@ -201,14 +224,17 @@ function card(data, column, send) {
 
 function numberChoice(label, [fewest, most], chosen, className, onChange) {
   const box = el("label", className, label);
-  const select = el("select");
+  const select = keyed(el("select"), className);
   for (let n = fewest; n <= most; n++) {
     const option = el("option", "", String(n));
     option.value = String(n);
     option.selected = n === chosen;
     select.appendChild(option);
   }
-  select.addEventListener("change", () => onChange(Number(select.value)));
+  select.addEventListener("change", () => {
+    focusAfterRedraw = select.dataset.focus;
+    onChange(Number(select.value));
+  });
   box.appendChild(select);
   return box;
 }
@@ -269,9 +295,17 @@ export default function (component) {
     parentElement.appendChild(root);
   }
   root.dataset.seed = data.seed || "";
+  // The control that had focus (or that the last change came from) gets it back after the redraw, found by its key.
+  const active = document.activeElement;
+  const focusKey = focusAfterRedraw || (root.contains(active) && active.dataset.focus) || null;
+  focusAfterRedraw = null;
   const parts = [trail(data.trail, setTriggerValue), seedCard(data.seed_card)];
   for (const note of data.notes || []) parts.push(richLine(note, "an-caption"));
   if (data.mix) parts.push(mix(data.mix, setTriggerValue));
   parts.push(grid(data.grid, setTriggerValue));
   root.replaceChildren(...parts);
+  if (focusKey) {
+    const again = [...root.querySelectorAll("[data-focus]")].find((node) => node.dataset.focus === focusKey);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
 }

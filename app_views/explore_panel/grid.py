@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from app_views.cards import INFERRED_HELP
 from app_views.columns import Column
 from app_views.url_state import MAX_K
 from app_views.view_state import PER_ROW_RANGE
@@ -55,7 +56,8 @@ def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str
                 "score": None if card.score is None else round(float(card.score), 4),
                 "bar": card.bar,
                 "shared": [{"text": f"{aspect}: {label}" + (" (inferred)" if aspect in card.inferred else ""),
-                            "inferred": aspect in card.inferred}
+                            "inferred": aspect in card.inferred,
+                            "help": f"{card.title}'s {aspect} is {INFERRED_HELP}" if aspect in card.inferred else ""}
                            for aspect, labels in card.shared.items() for label in labels],
                 "missing": list(card.missing),
                 "also_in": list(card.also_in),

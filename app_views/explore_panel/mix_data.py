@@ -33,7 +33,9 @@ def mix_data(engine: Neighbourhood | None, seed: Article | None, chosen: Blend |
     weights = mix.as_dict() if mix else {}
     names = weight_names(engine)
     return {
-        "label": "Your mix: the spaces that matter for this seed" if mix else "Your mix: pick the spaces that matter",
+        "label": ("Your mix: pick the spaces that matter" if not mix
+                  else "Your mix: the spaces that matter for this seed" if seed is not None
+                  else "Your mix: generic and the aspect spaces, for free text"),
         "help": SPACES_HELP,
         "spaces": [{"name": name, "on": bool(mix and name in mix.names)} for name in mixable_spaces(engine)],
         "links": ({"label": LINKS_LABEL, "help": LINKS_HELP, "share": round(links_share(mix), 2)}

@@ -35,7 +35,8 @@ def panel_data(corpus: Corpus, engine: Neighbourhood | None, view: ExploreView, 
     name = seed.title if seed is not None else (view.text or "")
     return {
         "seed": name,
-        "seed_card": seed_card_data(seed) if seed is not None else free_text_data(name),
+        "seed_card": (seed_card_data(seed, any(card.inferred for column in columns for card in column.cards))
+                      if seed is not None else free_text_data(name)),
         "trail": trail_data(corpus, view.trail),
         "notes": panel_notes(corpus, engine, seed),
         "mix": mix_data(engine, seed, view.blend),

@@ -10,7 +10,11 @@ Rules, general to any lead:
   the", "better known by his nickname") is dropped;
 - a name in lower case ("eyeglasses") counts only after a connective, so a bare list or "denoted" does not;
   a capitalised name's lower-case words are particles ("Edson Arantes do Nascimento"), not a phrase;
-- a name has at most MAX_ALIAS_WORDS words and no digits (dates, opus numbers), and is not the title.
+- a name has at most MAX_ALIAS_WORDS words and no digits (dates, opus numbers), and is not the title;
+- a bracket after a name is another name only when it reads as one: capitalised, not a respelling ("KY-tin") or a
+  variety of English ("BrE and Indian English"), and an abbreviation (two capitals or more, or a short word) only
+  of the name before it: "United States of America (USA)" gives USA, "Industrialisation (UK)" and "monkey nut (UK)"
+  give nothing (UK there says where the word is used, and it would offer Peanut to a reader typing "uk").
 """
 from __future__ import annotations
 
@@ -38,6 +42,14 @@ _SENTENCE_END = re.compile(r"\w{3,}\s?[.!?]\s+[A-Z]")
 _DETERMINER = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 _SPLIT = re.compile(r"(,\s*|\s+or\s+|;\s*)")
 _QUOTES = re.compile(r"[\"“”]")
+# A pronunciation respelling: hyphenated syllables, the stressed one in capitals ("KY-tin", "mə-ZAR-t").
+_RESPELLING = re.compile(r"^(?=.*\b[A-Z]{2,}\b)(?=.*\b[a-zəɪʊ]+\b)[\w'ə]+(?:-[\w'ə]+)+$")
+# A variety of a language said in brackets ("(British English)", "(BrE and Indian English)", "(American spelling)").
+_VARIETY = re.compile(r"\b(?:English|spelling|usage)\b")
+# "Vergil in English", "Peysekh in Yiddish": the name is what comes before the language it is said in.
+_IN_LANGUAGE = re.compile(r"\s+in\s+(?:English|Latin|Greek|French|German|Spanish|Italian|Portuguese|Arabic|Hebrew|"
+                          r"Yiddish|Persian|Chinese|Japanese|Korean|Russian|Navajo|Sanskrit|Hindi)$")
+SHORT_WORD = 3  # a bracketed word this short with one capital ("(For)") is neither an abbreviation nor a name
 
 
 def _subject(lead: str) -> str:
@@ -58,6 +70,30 @@ def _is_name(name: str, introduced: bool) -> bool:
     if name[:1].isupper():  # a name's lower-case words are particles ("do", "de la", "of"), not "based on"
         return all(word[:1].isupper() or len(word) <= 3 or _GRAMMAR_WORD.fullmatch(word) for word in words)
     return introduced and len(words) <= MAX_COMMON_ALIAS_WORDS and not _GRAMMAR_WORD.search(name)
+
+
+def _names_it(bracket: str, name: str) -> bool:
+    """Whether a bracket after `name` gives it another name, not a note on where or how it is said."""
+    letters = re.sub(r"\W", "", bracket)
+    if letters.isalpha() and not any(char.isupper() or char.islower() for char in letters):
+        return True  # a script without case ("空手" for Karate)
+    if not _is_name(bracket, introduced=False) or _RESPELLING.match(bracket) or _VARIETY.search(bracket):
+        return False
+    capitals = sum(char.isupper() for char in letters)
+    if " " in bracket.strip():
+        return True  # a name of its own ("Communist Bloc")
+    if capitals >= 2:
+        return _abbreviates(letters, name)
+    return len(letters) > SHORT_WORD  # "Euphausiids", "Yakutia"; a short word ("For") is no name
+
+
+def _abbreviates(abbreviation: str, name: str) -> bool:
+    """Whether `abbreviation` ("USA", "MoMA", "UTC", "TV") can stand for `name`: its first letter starts one of the
+    name's words (or a capitalised part of one: JavaScript → JS) and each of its letters is in the name."""
+    initials = {word[:1].casefold() for word in re.findall(r"[A-Z][a-z]*|\w+", name)}
+    folded = fold(name).replace(" ", "")
+    return (abbreviation[:1].casefold() in initials
+            and all(char in folded for char in fold(abbreviation).replace(" ", "")))
 
 
 def lead_aliases(title: str, lead: str) -> tuple[str, ...]:
@@ -83,9 +119,10 @@ def lead_aliases(title: str, lead: str) -> tuple[str, ...]:
         piece = re.sub(r"\s*\x00\d+\x00\s*", " ", piece).strip()
         connective = _CONNECTIVE.match(piece)
         name = _DETERMINER.sub("", (piece[connective.end():] if connective else piece).strip(" .,;:")).strip()
+        name = _IN_LANGUAGE.sub("", name)
         introduced = bool(connective) or separator.strip() == "or"
         if (number == 0 or introduced) and _is_name(name, introduced):
-            names.update(dict.fromkeys([name] + [text.strip() for text in inside if _is_name(text.strip(), True)]))
+            names.update(dict.fromkeys([name] + [text.strip() for text in inside if _names_it(text.strip(), name)]))
     kept: dict[str, None] = {}
     for name in names:
         if fold(name) not in {*own, *map(fold, kept)} and len(fold(name)) >= 2:

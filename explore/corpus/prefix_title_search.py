@@ -19,9 +19,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from explore.corpus.title_search import (DEFAULT_LIMIT, EXACT, LONG_WORD, MIN_FUZZY_SCORE, MIN_TYPO_WORD,
-                                         MIN_WORD_SCORE, NEAR, WORD_START_WEIGHT, WORDS, TitleMatch, _cdist,
-                                         _word_starts, fold, numbered_acronyms)
+from explore.corpus.title_search import (DEFAULT_LIMIT, EXACT, LONG_WORD, MIN_FUZZY_SCORE, MIN_SHOWN_SCORE,
+                                         MIN_TYPO_WORD, MIN_WORD_SCORE, NEAR, WORD_START_WEIGHT, WORDS, TitleMatch,
+                                         _cdist, _word_starts, fold, numbered_acronyms)
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
@@ -214,6 +214,8 @@ class PrefixTitleSearch:
         return keys, np.array([found[k] / len(words) for k in keys.tolist()], dtype=np.float64)
 
     def _ranked(self, keys: np.ndarray, quality: np.ndarray, tier: np.ndarray, limit: int) -> list[TitleMatch]:
+        shown = quality >= MIN_SHOWN_SCORE
+        keys, quality, tier = keys[shown], quality[shown], tier[shown]
         if not len(keys):
             return []
         rows = self._key_row[keys]

@@ -17,6 +17,9 @@ from rapidfuzz.distance import OSA
 
 # A near spelling scoring below this is noise: titles that merely share a few letters with the query.
 MIN_FUZZY_SCORE = 80.0
+# No suggestion under this score is offered, whatever found it: "ondo" inside "london" covers two thirds of the
+# word (67), "hist" inside "prehistory" 40.
+MIN_SHOWN_SCORE = 50.0
 DEFAULT_LIMIT = 8
 # How much the query matching the start of a title's word ("shakespear" → "william shakespeare") or
 # the title's words in another order ("curie marie") counts against matching the whole title.
@@ -78,6 +81,17 @@ def _cdist(key: str, choices: list[str], scorer, cutoff: float = 0.0) -> np.ndar
     """`key` against every choice; scores under `cutoff` are 0 (and cost less: rapidfuzz stops early)."""
     return process.cdist([key], choices, scorer=scorer, processor=None, dtype=np.float32, workers=1,
                          score_cutoff=cutoff)[0]
+
+
+def _inside_score(key: str, folded: str) -> float:
+    """How much of the words around it the query found inside a title covers: "ondo" in "london" 67; a query shorter
+    than MIN_TYPO_WORD inside a word is chance ("usa" in "jerusalem", "musa"): 0."""
+    if len(key) < MIN_TYPO_WORD:
+        return 0.0
+    at = folded.find(key)
+    start = folded.rfind(" ", 0, at) + 1
+    end = folded.find(" ", at + len(key))
+    return 100.0 * len(key) / ((len(folded) if end < 0 else end) - start)
 
 
 def _word_starts(folded: str) -> list[int]:
@@ -161,23 +175,30 @@ class TitleSearch:
         """The titles a reader typing `query` most likely means, best first: a title or alias the query
         folds to; then those whose words start with the query's words, in any order (typos forgiven
         when `near`); then those containing it; then, when `near` and no title has the query's words,
-        near spellings scoring at least MIN_FUZZY_SCORE. Equally good matches go to the heavier article first, then the shorter key."""
+        near spellings scoring at least MIN_FUZZY_SCORE; a word's typo is forgiven only when no title has the
+        words spelled right. Nothing scoring under MIN_SHOWN_SCORE is offered. Equally good matches go to the
+        heavier article first, then the shorter key."""
         key = fold(query)
         if not key or limit <= 0 or not self._folded:
             return []
         tier = np.full(len(self._folded), MISS, dtype=np.int8)
-        quality = self._word_quality(key.split(), typos=near)
+        quality = self._word_quality(key.split(), typos=False)
+        if near and not np.any(quality > 0):  # a typo is forgiven only when no title has the words spelled right:
+            quality = self._word_quality(key.split(), typos=True)  # "mozart" means Mozart, not Moat
         tier[quality > 0] = WORDS
         for row, folded in enumerate(self._folded):
             if key in folded:
-                tier[row] = EXACT if folded == key else min(tier[row], INSIDE)
+                if folded == key:
+                    tier[row] = EXACT
+                elif tier[row] == MISS:
+                    tier[row], quality[row] = INSIDE, _inside_score(key, folded)
         quality[tier == EXACT] = 100.0
         if near and not np.any(tier <= WORDS):  # near spellings only when no title has the query's words
             scores = self._scores(key)
             close = np.flatnonzero((scores >= MIN_FUZZY_SCORE) & (tier == MISS))
             close = close[np.argsort(-scores[close], kind="stable")][:limit]
             tier[close], quality[close] = NEAR, scores[close]
-        rows = np.flatnonzero(tier < MISS)
+        rows = np.flatnonzero((tier < MISS) & (quality >= MIN_SHOWN_SCORE))
         is_alias = np.array([bool(self._aliases[row]) for row in rows], dtype=bool)  # the title, when as good
         order = np.lexsort((self._alphabetical[rows], self._lengths[rows], is_alias, -self._weights[rows],
                             -np.round(quality[rows]), tier[rows]))

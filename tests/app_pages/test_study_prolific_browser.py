@@ -92,9 +92,14 @@ def ids_of(n: int) -> dict[str, str]:
             "SESSION_ID": f"session{n:04d}"}
 
 
-def arrive(driver, url: str, ids: dict) -> None:
+def arrive(driver, url: str, ids: dict, welcome_shot: str = "") -> None:
     driver.get(url + "?" + "&".join(f"{k}={v}" for k, v in ids.items()))
     wait(driver, lambda d: "I have read this and agree" in body(d))
+    # Prolific brings its participant back by id: no Resume box, no code to note down (issue #37)
+    assert "Resume" not in body(driver) and "participant code" not in body(driver).lower()
+    if welcome_shot:
+        idle(driver)
+        shot(driver, welcome_shot)
     driver.find_element("xpath", "//label[contains(., 'I have read this and agree')]").click()
     click_button(driver, "Start")
     wait(driver, lambda d: "Task 1 of 2" in body(d) and "Pick as #1" in body(d))
@@ -185,8 +190,9 @@ def test_prolific_participants_complete_are_screened_out_and_abandon(study_env, 
         with serve(ENTRY, env, "study_prolific_streamlit.log") as url:
             with chromium(tmp_path / "p1") as driver:  # 1. completes
                 driver.set_window_size(1600, 1100)
-                arrive(driver, url, ids_of(1))
+                arrive(driver, url, ids_of(1), welcome_shot="study_prolific_welcome.png")
                 idle(driver)
+                assert "Note it down" not in body(driver)
                 shot(driver, "study_prolific_task.png")
                 rated = 0
                 for number in (1, 2):

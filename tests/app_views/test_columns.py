@@ -41,7 +41,9 @@ def test_the_missing_spaces_hint_shows_hostile_aspect_names_as_text():
     hint = missing_spaces_hint(corpus, fixture_engine(corpus))  # a country space; none for the hostile aspects
     assert live_markup(hint) == []
     commands = code_spans(hint)  # whole, the backticks in the aspect's name included, quoted for the shell
-    assert len(commands) == 1 and all(shlex.quote(corpus.aspect_names[1]) in command for command in commands)
+    missing = [aspect for aspect in corpus.aspect_names if aspect != "country"]
+    assert len(commands) == len(missing)  # one command per aspect: a command trains the space of one
+    assert all(shlex.quote(aspect) in command for aspect, command in zip(missing, commands))
 
 
 def test_map_hover_labels_show_hostile_titles_and_labels_as_text():
@@ -180,3 +182,12 @@ def test_a_column_that_would_only_repeat_generic_is_left_out_in_words():
     assert line.startswith("Few articles close to *") and "left out" in line and "repeat generic" in line
     headings = [column.heading for column in explore_columns(corpus, engine, seed, None, 5)]
     assert not any(f"{name} space" in headings for name in not_drawn)
+
+
+def test_a_map_hover_shows_an_inferred_label_said_so():
+    from app_views.markdown import map_hover
+    from explore.corpus.model import Article
+
+    hover = map_hover(Article("curie", "Marie Curie", "x", aspects={"country": ("Poland",)},
+                              inferred={"topic": ("People",)}))
+    assert hover == "<b>Marie Curie</b><br>country: Poland<br>topic: People (inferred)"

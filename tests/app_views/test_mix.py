@@ -31,3 +31,17 @@ def test_pills_keep_the_links_share_and_the_links_weight_keeps_the_spaces_propor
     assert str(with_links_share(ENGINE, CORPUS["p3"], Blend.of({"links": 1}), 0.4)) == \
         "links:0.4,country:0.12,occupation:0.12,generic:0.36"  # no space left: back to the seed's default
     assert links_share(compose(["country"], 0.25)) == 0.25 and links_share(None) == 0.0
+
+
+def test_a_free_text_seed_mixes_generic_with_every_aspect_space_that_can_encode_text(monkeypatch):
+    import explore.mix as mix_module
+    from explore.mix import TEXT_GENERIC_SHARE, text_mix
+
+    assert text_mix(ENGINE) is None  # the fixture's spaces have no encoder: nothing can encode the text
+    monkeypatch.setattr(mix_module, "encodes_text", lambda engine, name: True)
+    mix = text_mix(ENGINE)
+    weights = dict(mix.weights)
+    assert weights["generic"] == TEXT_GENERIC_SHARE and "links" not in weights
+    aspects = [n for n in ENGINE.spaces if ENGINE.spaces[n].kind == "aspect"]
+    assert set(weights) == {"generic", *aspects} and len({weights[n] for n in aspects}) == 1
+    assert effective_mix(ENGINE, None, None) == mix

@@ -44,3 +44,23 @@ def test_trail_is_bounded():
 def test_an_empty_trail():
     trail = Trail()
     assert trail.current is None and trail.back() is None and trail.forward() is None and trail.forward_part == []
+
+
+def test_a_seed_the_url_brings_moves_along_the_trail_like_the_browsers_back_and_forward():
+    trail = walked("Marie Curie", "Pierre Curie", "Henri Becquerel")
+    trail.arrive("Pierre Curie")  # the browser's Back
+    assert (trail.seeds, trail.current) == (["Marie Curie", "Pierre Curie", "Henri Becquerel"], "Pierre Curie")
+    trail.arrive("Marie Curie")  # Back again
+    assert trail.current == "Marie Curie" and trail.forward_part == ["Pierre Curie", "Henri Becquerel"]
+    trail.arrive("Pierre Curie")  # the browser's Forward
+    assert (trail.seeds, trail.position) == (["Marie Curie", "Pierre Curie", "Henri Becquerel"], 1)
+    trail.arrive("Henri Becquerel")
+    assert trail.position == 2 and not trail.forward_part
+
+
+def test_a_url_seed_on_the_trail_twice_goes_to_the_nearest_crumb_and_a_new_one_is_visited():
+    trail = walked("a", "b", "a", "c", "d")
+    trail.arrive("a")  # two crumbs say "a": the nearer one, index 2
+    assert trail.position == 2 and trail.forward_part == ["c", "d"]
+    trail.arrive("e")  # not on the trail: a new seed from here drops the forward part
+    assert trail.seeds == ["a", "b", "a", "e"] and trail.current == "e"

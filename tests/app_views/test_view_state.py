@@ -114,3 +114,26 @@ def test_fit_to_sliders_leaves_weights_in_range_alone():
 def test_a_link_to_another_seed_keeps_k_and_blend():
     view = ExploreView(corpus="fixture", k=8, blend=Blend.of({"country": 0.5}), text="painters")
     assert view.url_query(CORPUS, seed_id="p11") == {"seed": "Person 11", "k": "8", "blend": "country:0.5"}
+
+
+def test_the_browsers_back_and_forward_move_along_the_trail_instead_of_adding_to_it():
+    view = ExploreView(corpus="fixture")
+    for article_id in ("p1", "p2", "p3"):  # card clicks: each writes its URL
+        view.set_seed(article_id)
+        view.url_written = view.url_query(CORPUS)
+    for title, position in (("Person 2", 1), ("Person 1", 0), ("Person 2", 1)):  # Back, Back, Forward
+        view.adopt({"seed": title}, CORPUS)
+        view.url_written = view.url_query(CORPUS)
+        assert (view.trail.seeds, view.trail.position) == (["p1", "p2", "p3"], position)
+    assert view.trail.forward_part == ["p3"]
+
+
+def test_columns_per_row_live_in_the_url_beside_k():
+    view = ExploreView(corpus="fixture")
+    assert view.adopt({"seed": "Person 3", "k": "8", "cols": "6"}, CORPUS) == []
+    assert (view.k, view.per_row) == (8, 6)
+    assert view.url_query(CORPUS) == {"seed": "Person 3", "k": "8", "cols": "6"}
+    view.per_row = 4  # the default is left out of the URL
+    assert "cols" not in view.url_query(CORPUS)
+    assert view.adopt({"seed": "Person 3", "cols": "x"}, CORPUS) == ["cols='x' ignored: not a whole number"]
+    assert view.adopt({"seed": "Person 3", "cols": "99"}, CORPUS) == [] and view.per_row == 10

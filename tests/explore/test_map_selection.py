@@ -25,3 +25,11 @@ def test_a_title_that_looks_like_a_formula_is_written_as_text():
                                      Article("f3", "Plain", "Not one.")])
     parsed = list(csv.DictReader(io.StringIO(selection_csv(selection_rows(corpus, ["f1", "f2", "f3"])))))
     assert [row["title"] for row in parsed] == ["'=1+1", "'@SUM(A1)", "Plain"]
+
+
+def test_an_inferred_label_fills_the_aspect_column_and_says_it_is_inferred():
+    corpus = aspect_corpus(articles=[Article("curie", "Marie Curie", "x", inferred={"topic": ("People",)}),
+                                     Article("b", "B", "x", aspects={"topic": ("Arts",)}), Article("n", "N", "x")])
+    rows = selection_rows(corpus, ["curie", "b", "n"], aspect="topic")
+    assert [(r["topic"], r["topic inferred"]) for r in rows] == [("People", "yes"), ("Arts", ""), ("", "")]
+    assert list(csv.DictReader(io.StringIO(selection_csv(rows))))[0]["topic inferred"] == "yes"

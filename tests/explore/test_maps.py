@@ -150,3 +150,16 @@ def test_a_space_recomputed_in_another_precision_or_backend_gets_another_map_key
 
     assert key("torch", "fp32") == key("torch", "fp32")
     assert len({key("torch", "fp32"), key("onnx", "int8"), key("openvino", "bf16"), key("torch", "bf16")}) == 4
+
+
+def test_an_article_the_source_leaves_unlabelled_takes_the_colour_of_its_inferred_label():
+    from explore.maps import FILTERED_OUT
+
+    articles = [Article("a", "A", "x", aspects={"topic": ("People",)}),
+                Article("b", "B", "x", aspects={"topic": ("Arts",)}), Article("curie", "Marie Curie", "x", inferred={"topic": ("People",)}), Article("none", "N", "x")]
+    corpus = Corpus("c", articles, Provenance("test", "2026-01-01"))
+    ranks = label_ranks(corpus, "topic")
+    assert colour_labels(corpus, range(4), "topic", ranks) == ["People", "Arts", "People", NO_LABEL]
+    points = map_points(corpus, select_sample(4, 4), np.zeros((4, 2)), "topic", only="People")
+    assert dict(zip(points.ids, points.colour)) == {"a": "People", "b": FILTERED_OUT, "curie": "People",
+                                                    "none": FILTERED_OUT}

@@ -115,3 +115,62 @@ def test_links_of_a_freshly_imported_corpus_encode_nothing(monkeypatch, capsys):
 def test_links_are_ranked_by_a_generic_space_once_it_is_built(stored_tiny, capsys):
     assert main(["neighbours", "Marie Curie", "--corpus", "tiny", "--kind", "links"]) == 0
     assert "ordered by similarity to the seed" in capsys.readouterr().out
+
+
+def test_side_by_side_shared_labels_wrap_instead_of_being_cut(monkeypatch, capsys):
+    from explore.neighbours import Neighbour
+    from explore.neighbours_cli import _print_side_by_side
+    from explore.query import Kind, Query
+
+    monkeypatch.setenv("COLUMNS", "100")
+    shared = {"country": ["France", "Poland"], "occupation": ["physicist", "chemist"], "century": ["20th century"]}
+    columns = {Query(kind): [Neighbour("p", "Pierre Curie", 0.9, shared)] for kind in (Kind.GENERIC, Kind.UNION)}
+    _print_side_by_side(columns)
+    out = capsys.readouterr().out
+    assert "…" not in out
+    words = " ".join(line[4:4 + 46] for line in out.splitlines()[3:])  # the first column, over its lines
+    assert all(label in words for label in ("France, Poland", "physicist, chemist", "20th century"))
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly():
+    import subprocess
+    import sys
+
+    code = ("import argparse, sys\n"
+            "from explore.cli import run_command\n"
+            "def flood(args):\n"
+            "    for n in range(200000): print('line', n)\n"
+            "sys.exit(run_command(argparse.Namespace(func=flood, command='neighbours')))\n")
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.readline()
+    process.stdout.close()  # `| head -1`
+    assert process.wait(timeout=60) == 141 and process.stderr.read() == b""
+
+
+def test_messages_name_the_real_default_data_home():
+    import errno
+    import pathlib
+
+    from platformdirs import user_cache_dir
+
+    from explore.errors import storage_error
+    from explore.settings import data_home_words
+
+    error = str(storage_error(OSError(errno.EIO, "Input/output error"), "run 'neighbours'"))
+    assert data_home_words() in error and "~/.aspectnav" not in error
+    default = str(pathlib.Path(user_cache_dir("aspectnav"))).replace(str(pathlib.Path.home()), "~", 1)
+    assert data_home_words().endswith(f"by default {default})")  # ~/.cache/aspectnav on Linux
+
+
+def test_more_columns_than_fit_are_printed_in_blocks_within_the_terminal(monkeypatch, capsys):
+    from explore.neighbours import Neighbour
+    from explore.neighbours_cli import _print_side_by_side
+    from explore.query import Kind, Query
+
+    monkeypatch.setenv("COLUMNS", "80")
+    shared = {"country": ["France", "Poland"], "occupation": ["physicist", "chemist"]}
+    kinds = (Kind.LINKS, Kind.GENERIC, Kind.UNION, Kind.INTERSECTION)
+    _print_side_by_side({Query(kind): [Neighbour("p", "Pierre Curie", 0.9, shared)] for kind in kinds})
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines()) <= 80  # nothing the terminal would fold
+    assert all(str(Query(kind)) in out for kind in kinds) and "…" not in out

@@ -1,4 +1,5 @@
 """The panel's data: the seed's card, the trail, the notes and the mix, as plain values the script draws as text."""
+from app_views.cards import INFERRED_HELP, INFERRED_LEGEND
 from app_views.columns import explore_columns
 from app_views.explore_panel.mix_data import mix_data
 from app_views.explore_panel.panel_data import panel_data
@@ -18,11 +19,15 @@ def test_the_seed_card_keeps_inferred_labels_apart_and_names_the_site_it_links_t
     card = seed_card_data(article)
     assert card["title"] == "A <b>" and card["description"] == "desc" and card["text"] == "Lead."
     # an inferred label shows only where the source has none, said so
-    assert card["labels"] == [{"text": "country: France", "inferred": False},
-                              {"text": "topic: People · inferred", "inferred": True}]
+    assert card["labels"] == [{"text": "country: France", "inferred": False, "help": ""},
+                              {"text": "topic: People · inferred", "inferred": True,
+                               "help": "A <b>'s topic is " + INFERRED_HELP}]
+    assert card["legend"] == INFERRED_LEGEND and "not in the source data" in card["legend"]
     assert card["url"] == "" and card["read_label"] == ""
     wiki = seed_card_data(Article("b", "B", "x", url="https://en.wikipedia.org/wiki/B"))
     assert wiki["read_label"] == "Read “B” on Wikipedia" and wiki["labels"] == []
+    assert wiki["legend"] == ""  # nothing inferred on the page: nothing to explain
+    assert seed_card_data(Article("b", "B", "x"), cards_inferred=True)["legend"] == INFERRED_LEGEND
 
 
 def test_the_trail_marks_each_crumb_and_enables_only_the_steps_there_are():

@@ -37,6 +37,25 @@ def test_the_first_sentence_gives_the_other_names(title, lead, aliases):
     ("The Nutcracker", "The Nutcracker, Op. 71, is an 1892 two-act classical ballet."),  # numbers are no name
     ("Thermodynamic cycle", "A thermodynamic cycle consists of linked sequences of processes. It is a cycle."),
     ("Amaterasu", "Amaterasu, or Amaterasu for short in Japanese lore, is the goddess of the sun."),
+    ("Chitin", "Chitin (KY-tin) is a long-chain polymer."),  # a respelling says how it sounds
 ])
 def test_a_lead_without_other_names_gives_none(title, lead):
     assert lead_aliases(title, lead) == ()
+
+
+@pytest.mark.parametrize("title, lead, aliases", [
+    ("Industrialisation", "Industrialisation (UK) or industrialization (US) is the period of social change.",
+     ("industrialization",)),
+    ("Peanut", "The peanut, also known as the groundnut or monkey nut (UK), is a legume crop.",
+     ("groundnut", "monkey nut")),
+    ("Military organization", "Military organization (AE) or military organisation (BE) is the structuring of forces.",
+     ("military organisation",)),
+    ("Railway track", "Railway track (CwthE and UIC terminology) or railroad track (NAmE), also known as permanent way "
+     '(BrE and Indian English), is the structure on a railway.', ("railroad track", "permanent way")),
+    ("Coordinated Universal Time", "Coordinated Universal Time (UTC) is the primary time standard.", ("UTC",)),
+    ("Karate", "Karate (空手) is a martial art.", ("空手",)),
+    ("Friedrich Wöhler", "Friedrich Wöhler FRS(For) HonFRSE was a German chemist.",
+     ("Friedrich Wöhler FRS HonFRSE",)),
+])
+def test_a_bracket_that_says_where_a_word_is_used_is_no_name_but_an_abbreviation_of_the_name_is(title, lead, aliases):
+    assert lead_aliases(title, lead) == aliases

@@ -1,5 +1,7 @@
 """The one title search: case, accents, typos and word order forgiven; exact and prefix matches first."""
-from explore.corpus.title_search import TitleSearch, fold, numbered_acronyms
+import random
+
+from explore.corpus.title_search import MIN_SHOWN_SCORE, TitleSearch, fold, numbered_acronyms
 
 TITLES = {title: [f"id-{n}"] for n, title in enumerate([
     "Marie Curie", "Pierre Curie", "Marie Antoinette", "Pelé", "Mount Pelée", "Ur", "Paris", "Paris Commune",
@@ -50,7 +52,7 @@ def test_without_near_spellings_only_containing_titles():
 def test_exact_keeps_every_article_of_a_shared_title_and_limit_caps():
     assert [match.ids for match in SEARCH.exact("mercury")] == [("planet", "god")]
     assert SEARCH.exact("merc") == []
-    assert len(SEARCH.search("a", limit=3)) == 3
+    assert len(SEARCH.search("p", limit=3)) == 3
     assert SEARCH.closest("Marie Cury", 1) == ["Marie Curie"]
 
 
@@ -75,8 +77,9 @@ def test_partial_names_and_word_order_find_the_article():
     assert named("wolfgang mozrat")[0] == ("Wolfgang Amadeus Mozart", "")  # a transposed letter in one word
 
 
-def test_equally_good_matches_go_to_the_better_linked_article_and_typos_come_after():
-    assert [title for title, _ in named("mozart")] == ["Wolfgang Amadeus Mozart", "Symphony No. 41 (Mozart)", "Moat"]
+def test_equally_good_matches_go_to_the_better_linked_article_and_typos_only_when_nothing_is_spelled_right():
+    assert [title for title, _ in named("mozart")] == ["Wolfgang Amadeus Mozart", "Symphony No. 41 (Mozart)"]
+    assert named("moazrt")[0] == ("Wolfgang Amadeus Mozart", "")  # no title has the word: its typo is forgiven
 
 
 def test_an_alias_finds_the_article_and_says_which_alias_matched():
@@ -103,3 +106,20 @@ def test_unknown_titles_still_offer_the_closest_and_aliases_resolve_only_when_as
     assert NAMED.closest("Mahatma Ghandi", 1) == ["Mahatma Gandhi"]
     assert NAMED.exact("second world war") == []
     assert [match.ids for match in NAMED.exact("second world war", aliases=True)] == [("World_War_II",)]
+
+
+def test_a_few_letters_inside_a_word_are_no_match_and_nothing_under_the_floor_is_offered():
+    titles = ["Jerusalem", "Crusades", "Usain Bolt", "United States", "London"]
+    search = TitleSearch({title: [title] for title in titles}, aliases={"United States": ["USA"]})
+    assert [match.title for match in search.search("usa")] == ["United States", "Usain Bolt"]
+    assert [match.title for match in search.search("ondo")] == ["London"]  # two thirds of the word: offered
+
+
+def test_no_suggestion_scores_under_the_floor_for_any_query():
+    rng = random.Random(7)
+    queries = [title[start:start + size] for title in TITLES for start in range(3) for size in (2, 3, 5)]
+    queries += ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(rng.randint(2, 9)))
+                for _ in range(300)]
+    for search in (SEARCH, NAMED):
+        for query in queries:
+            assert all(match.score >= MIN_SHOWN_SCORE for match in search.search(query)), query
