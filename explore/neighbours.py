@@ -18,7 +18,7 @@ from explore.errors import AspectNavError, InvalidQueryError, UnknownSpaceError
 from explore.links_column import SeedLinks, links_are_ranked, links_description, seed_links
 from explore.query import LINKS, SPACE_KINDS, Blend, Kind, Query
 from explore.ranking import LINKS_COMPONENT, ranked_rows
-from explore.relevant_first import RelevantFirst, pool_scores, relevant_pool, shared_share
+from explore.relevant_first import RelevantFirst, pool_similarity, relevant_pool, shared_share, shared_term
 from explore.spaces.space import Space
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
@@ -166,9 +166,8 @@ class Neighbourhood:
         shared = {name: shared_share(seed, candidates, self.spaces[name].aspects if self.spaces[name].kind in
                                      LABELLED_KINDS else ()) for name in mix if name != LINKS_COMPONENT}
         vectors = {name: self.spaces[name].vector(seed_row) for name in mix if name != LINKS_COMPONENT}
-        similarity = pool_scores(self.spaces, mix, vectors, pool, linked, shared, 0.0)
-        ranking = pool_scores(self.spaces, mix, vectors, pool, linked, shared, policy.label_weight)
-        order = np.argsort(-ranking, kind="stable")[:k]
+        similarity = pool_similarity(self.spaces, mix, vectors, pool, linked)
+        order = np.argsort(-(similarity + policy.label_weight * shared_term(mix, shared)), kind="stable")[:k]
         # the score a card shows is the weighted similarity: the shared label it was ranked up for is its chip
         return pool[order], similarity[order]
 
@@ -236,14 +235,8 @@ class Neighbourhood:
     def _shared_in_top(self, seed: Article, name: str) -> int:
         space = self.spaces[name]
         rows, _ = self._seed_rows(self.corpus.position[seed.id], self.query_for(name), TOP_CHECKED)
-        wanted = [set(seed.labels(a, inferred=True)) for a in space.aspects]
-        every = space.kind == Kind.INTERSECTION.value
-        count = 0
-        for row in rows:
-            article = self.corpus.articles[row]
-            shared = [bool(w & set(article.labels(a, inferred=True))) for a, w in zip(space.aspects, wanted)]
-            count += all(shared) if every else any(shared)
-        return count
+        shares = shared_share(seed, [self.corpus.articles[row] for row in rows], space.aspects)
+        return int(np.sum(shares == 1.0 if space.kind == Kind.INTERSECTION.value else shares > 0))
 
     def spaces_seed_lacks(self, seed: Article) -> list[str]:
         """Aspect, union and intersection spaces built on an aspect `seed` has no label of: an aspect column

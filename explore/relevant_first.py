@@ -10,8 +10,8 @@ and ranks them there:
 
 where a labelled column's own weights are (1 - g) for its space and g for generic, and shared_s is the share of
 space s's aspects whose label the candidate shares with the seed (inferred labels count: they are what a card
-shows). Within the related pool, the articles that share the seed's label come first and similarity orders them:
-the column is about its aspect, and what it shows is about the seed. A mix (blend) weighs generic itself
+shows). Within the related pool, the articles that share the seed's label are ranked up and similarity orders
+them: the column is about its aspect, and what it shows is about the seed. A mix (blend) weighs generic itself
 (explore/mix.py) and ranks the same pool the same way. N, g and λ were chosen on judged seeds
 (assets/judgements/, docs/training.md "Relevant first").
 """
@@ -26,7 +26,6 @@ from explore.corpus.model import Article
 from explore.query import Kind
 from explore.ranking import LINKS_COMPONENT
 from explore.spaces.space import Space
-
 
 
 @dataclass(frozen=True)
@@ -86,14 +85,18 @@ def shared_share(seed: Article, candidates: Sequence[Article], aspects: Sequence
                      for c in candidates])
 
 
-def pool_scores(spaces: Mapping[str, Space], mix: Mapping[str, float], vectors: Mapping[str, np.ndarray],
-                pool: np.ndarray, linked: Sequence[int], shared: Mapping[str, np.ndarray], label_weight: float
-                ) -> np.ndarray:
-    """The module's score of every pool row (`shared`: space name → shared_share over the pool)."""
+def pool_similarity(spaces: Mapping[str, Space], mix: Mapping[str, float], vectors: Mapping[str, np.ndarray],
+                    pool: np.ndarray, linked: Sequence[int]) -> np.ndarray:
+    """Every pool row's weighted similarity to the seed (the links' weight for a linked row): what a card shows."""
     scores = np.zeros(len(pool))
     for name, weight in mix.items():
         if name == LINKS_COMPONENT:
             scores += weight * np.isin(pool, np.asarray(list(linked), dtype=np.int64))
-            continue
-        scores += weight * (spaces[name].similarities(vectors[name], pool) + label_weight * shared[name])
+        else:
+            scores += weight * spaces[name].similarities(vectors[name], pool)
     return scores
+
+
+def shared_term(mix: Mapping[str, float], shared: Mapping[str, np.ndarray]) -> np.ndarray:
+    """Σ_s w_s · shared_s over the pool (`shared`: space name → shared_share): what λ weighs in the order."""
+    return sum(weight * shared[name] for name, weight in mix.items() if name != LINKS_COMPONENT)
