@@ -41,3 +41,4 @@ start intersection --aspects country,occupation --combine intersection
 python scripts/ship_full_spaces.py pack --corpus vital --home "$ASPECTNAV_HOME" --out "$PACKED" "${SPACES[@]}"
 python scripts/ship_full_spaces.py ship --corpus vital --packed "$PACKED" "${SPACES[@]}"
 python -m explore spaces list --corpus vital
+python scripts/build_vital_maps.py  # the Maps page's default maps: keyed by each space's encoder fingerprint

@@ -157,9 +157,9 @@ class SpaceRegistry:
         try:
             check_encoder_files(shipped, manifest)
         except SpaceUnusable as exc:
+            script = "build_vital_full_spaces.sh" if manifest.get("trained") == "full" else "build_vital_spaces.sh"
             raise AspectNavError(f"shipped head {exc.reason} (damaged or edited). Restore it with `git checkout -- "
-                                 f"{shipped}` or rebuild the shipped spaces with scripts/build_vital_spaces.sh."
-                                 ) from exc
+                                 f"{shipped}` or rebuild the shipped spaces with scripts/{script}.") from exc
 
     def damage(self, name: str, copy: Path) -> str | None:
         """Why the stored copy `copy` of `name` cannot be used as it is (its shipped head or its training record
