@@ -62,9 +62,15 @@ def _list(args) -> int:
             fresh = (f"DAMAGED, left out of Explore: {damage}" if damage else
                      "current" if manifest["corpus_hash"] == registry.corpus.content_hash else "stale corpus")
             rows.append(f"{where}: {manifest['kind']}, {trained_words(directory, manifest)}encoder "
-                        f"{manifest['encoder']}, {shape} {manifest['embeddings'].get('dtype', '')}, {fresh}")
+                        f"{manifest['encoder']}, {shape}{_stored_as(manifest)}, {fresh}")
         print(f"{name:<14} " + ("; ".join(rows) if rows else "default, not built yet (built on first use)"))
     return 0
+
+
+def _stored_as(manifest: dict) -> str:
+    """Say a dtype other than fp16 (what every other space stores): " int8"."""
+    dtype = manifest["embeddings"].get("dtype", "float16")
+    return "" if dtype == "float16" else f" {dtype}"
 
 
 def trained_words(directory, manifest: dict) -> str:
