@@ -61,9 +61,27 @@ def _list(args) -> int:
             damage = registry.damage(name, directory)
             fresh = (f"DAMAGED, left out of Explore: {damage}" if damage else
                      "current" if manifest["corpus_hash"] == registry.corpus.content_hash else "stale corpus")
-            rows.append(f"{where}: {manifest['kind']}, encoder {manifest['encoder']}, {shape}, {fresh}")
+            rows.append(f"{where}: {manifest['kind']}, {trained_words(directory, manifest)}encoder "
+                        f"{manifest['encoder']}, {shape}{_stored_as(manifest)}, {fresh}")
         print(f"{name:<14} " + ("; ".join(rows) if rows else "default, not built yet (built on first use)"))
     return 0
+
+
+def _stored_as(manifest: dict) -> str:
+    """Say a dtype other than fp16 (what every other space stores): " int8"."""
+    dtype = manifest["embeddings"].get("dtype", "float16")
+    return "" if dtype == "float16" else f" {dtype}"
+
+
+def trained_words(directory, manifest: dict) -> str:
+    """How a stored space was trained, as `spaces list` says it ("" for the generic space)."""
+    from explore.spaces.store import training_mode
+
+    mode = training_mode(directory, manifest)
+    if mode == "full":
+        free_text = "distilled head" if (manifest.get("encoder_files") or {}) else "its fine-tuned encoder"
+        return f"trained full (fine-tuned encoder's vectors; free text: {free_text}), "
+    return "trained head (projection of generic), " if mode == "head" else ""
 
 
 def _build(args) -> int:

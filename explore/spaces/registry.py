@@ -1,6 +1,7 @@
 """Which spaces a corpus has, and opening them: the data home first, then the shipped assets;
 a space that is stale or damaged in both is rebuilt into the data home (logged, with a progress bar).
-A shipped head that fails its checksum is never projected through: its space is left out, saying how to fix it.
+A shipped head that fails its checksum is never projected through: its space is left out, saying how to fix it; so is
+a shipped full-mode space whose vectors fail theirs (nothing here could rebuild them).
 
 Layout: `<root>/<corpus>/<space>/{manifest.json, embeddings.npy}` under `$ASPECTNAV_HOME/spaces`
 (built) and `assets/spaces` (shipped); indexes are cached in `$ASPECTNAV_HOME/spaces/<corpus>/.indexes/`
@@ -23,8 +24,8 @@ from explore.names import check_name
 from explore.settings import ASSETS_DIR, spaces_dir
 from explore.spaces.space import Space
 from explore.spaces.vector_index import SearchPlan
-from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, check_encoder_files,
-                                  copy_training_record, load_space, read_manifest, read_training_record,
+from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, check_embeddings_file,
+                                  check_encoder_files, copy_training_record, load_space, read_manifest, read_training_record,
                                   save_space)
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
@@ -118,6 +119,8 @@ class SpaceRegistry:
             try:
                 space = load_space(directory, self.corpus)
             except SpaceUnusable as exc:
+                if not exc.stale and _ships_full_vectors(directory):
+                    raise AspectNavError(_full_vectors_damaged(directory, exc.reason)) from exc
                 reasons.append(f"{where}: {exc.reason}")
                 continue
             return self._remember(space, read_manifest(directory)["embeddings"]["sha256"])
@@ -154,9 +157,9 @@ class SpaceRegistry:
         try:
             check_encoder_files(shipped, manifest)
         except SpaceUnusable as exc:
+            script = "build_vital_full_spaces.sh" if manifest.get("trained") == "full" else "build_vital_spaces.sh"
             raise AspectNavError(f"shipped head {exc.reason} (damaged or edited). Restore it with `git checkout -- "
-                                 f"{shipped}` or rebuild the shipped spaces with scripts/build_vital_spaces.sh."
-                                 ) from exc
+                                 f"{shipped}` or rebuild the shipped spaces with scripts/{script}.") from exc
 
     def damage(self, name: str, copy: Path) -> str | None:
         """Why the stored copy `copy` of `name` cannot be used as it is (its shipped head or its training record
@@ -165,6 +168,10 @@ class SpaceRegistry:
         try:
             self._check_shipped_head(name, copy)
             read_training_record(copy)
+            if _ships_full_vectors(copy):
+                check_embeddings_file(copy, read_manifest(copy))
+        except SpaceUnusable as exc:
+            return _full_vectors_damaged(copy, exc.reason)
         except AspectNavError as exc:
             return str(exc)
         return None
@@ -280,6 +287,22 @@ def _derived_only(directory: Path) -> bool:
         return read_manifest(directory)["embeddings"].get("file") is None
     except SpaceUnusable:
         return False
+
+
+def _ships_full_vectors(directory: Path) -> bool:
+    """A full-mode space stored with its vectors: they come from a fine-tuned encoder that is not stored beside them
+    (only the head distilled onto them, for free text), so nothing here can rebuild them."""
+    try:
+        manifest = read_manifest(directory)
+    except SpaceUnusable:
+        return False
+    return manifest.get("trained") == "full" and manifest["embeddings"].get("file") is not None
+
+
+def _full_vectors_damaged(directory: Path, reason: str) -> str:
+    return (f"its full-mode vectors are damaged: {reason}. They were written by a fine-tuned encoder that does not "
+            f"ship (its distilled head only places free text), so they cannot be rebuilt here: restore them with "
+            f"`git checkout -- {directory}` or rebuild the full spaces with scripts/build_vital_full_spaces.sh.")
 
 
 def index_path(home: Path, name: str, embeddings_sha256: str, plan: SearchPlan) -> Path:

@@ -5,7 +5,9 @@ the embeddings file's sha256, shape and dtype. `load_space` raises `SpaceUnusabl
 the space is stale (key differs) or corrupt (hash, shape or JSON wrong, file truncated); the
 registry then rebuilds it. A space saved with its head in `encoder/` (a shipped head space) also
 records each head file's sha256 (`encoder_files`), checked before anything loads the head.
-fp16 halves the files (10k x 384 = 7.7 MB) at cosine error ~1e-4.
+fp16 halves the files (10k x 384 = 7.7 MB) at cosine error ~1e-4. A full-mode space (its vectors written by a
+fine-tuned encoder, `trained: full`) can ship them as int8 (each row scaled to ±127; unit rows, so loading needs no
+scale: it renormalises) beside the head distilled onto them that places free text (training/distilled_head.py).
 """
 from __future__ import annotations
 
@@ -32,12 +34,14 @@ ENCODER_DIR = "encoder"  # a projection head copied in beside the manifest (ship
 TRAINING_RECORD_FILE = "training.json"  # written by the training module; travels with the space when saved elsewhere
 TRAINING_RECORD_KEY = "training_record"  # the sealed envelope's one key beside the checksum
 STORED_DTYPE = "float16"
+STORED_DTYPES = ("float16", "int8")  # int8: 3.9 MB for 10k x 384, nn@10 overlap with fp32 measured when shipped
+TRAINING_MODES = ("head", "full")  # the manifest's `trained`: how the stored vectors were made
 # From this many rows a space's vectors are memory-mapped instead of read into float32 (explore/spaces/space.py
 # casts the rows a query touches); below it, as before: exact search wants the whole float32 matrix.
 MEMORY_MAPPED_FROM = 200_000
 _MANIFEST_KEYS = frozenset({"format_version", "name", "kind", "aspects", "encoder", "encoder_fingerprint", "encoder_files",
                             "precision", "backend", "corpus", "corpus_hash", "text_recipe", "search", "embeddings",
-                            "created", "encode_seconds"})
+                            "created", "encode_seconds", "trained"})
 
 
 class SpaceUnusable(Exception):
@@ -50,11 +54,17 @@ class SpaceUnusable(Exception):
 
 
 def save_space(space: Space, directory: Path, encoder_spec: str | None = None, encoder_dir: Path | None = None,
-               with_embeddings: bool = True) -> Path:
+               with_embeddings: bool = True, stored_dtype: str = STORED_DTYPE, trained: str | None = None) -> Path:
     """Write `space` into `directory` atomically (readers never see half a space). `encoder_dir`
     (a projection head) is copied in as `encoder/` so a shipped head space is self-contained.
     Without embeddings, the manifest says how to derive them (a head projects its base space in
-    well under a second), which keeps many trained spaces inside the shipped-assets budget."""
+    well under a second), which keeps many trained spaces inside the shipped-assets budget.
+    `trained="full"` with `encoder_dir`: the embeddings are a fine-tuned encoder's and the head only places free
+    text (a distilled head); they are stored, `stored_dtype` int8 keeps five such spaces inside the budget."""
+    if stored_dtype not in STORED_DTYPES:
+        raise ValueError(f"stored_dtype {stored_dtype!r}: use one of {', '.join(STORED_DTYPES)}")
+    if trained is not None and trained not in TRAINING_MODES:
+        raise ValueError(f"trained {trained!r}: use one of {', '.join(TRAINING_MODES)}")
     directory = Path(directory)
     staging = staging_directory_for(directory)
     try:
@@ -62,7 +72,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             shutil.copytree(encoder_dir, staging / ENCODER_DIR)
         if space.directory_:  # shipping a trained space keeps its split, seed and metrics
             copy_training_record(Path(space.directory_), staging)
-        stored = space.embeddings_.astype(STORED_DTYPE)
+        stored = quantized_rows(space.embeddings_) if stored_dtype == "int8" else space.embeddings_.astype(STORED_DTYPE)
         if with_embeddings:
             np.save(staging / EMBEDDINGS_FILE, stored, allow_pickle=False)
             digest = file_sha256(staging / EMBEDDINGS_FILE)
@@ -88,16 +98,37 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
                 "file": EMBEDDINGS_FILE if with_embeddings else None,
                 "sha256": digest,
                 "shape": list(stored.shape),
-                "dtype": STORED_DTYPE,
+                "dtype": stored_dtype,
             },
             "created": space.created_,
             "encode_seconds": space.encode_seconds_,
+            **({"trained": trained} if trained else {}),
         })
         (staging / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2))
         swap_directory_into_place(staging, directory)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return directory
+
+
+def quantized_rows(embeddings: np.ndarray) -> np.ndarray:
+    """int8 rows, each scaled so its largest coordinate is ±127. No scale is kept: the vectors are directions (unit
+    rows), and loading renormalises them, as it does fp16 rows."""
+    rows = np.asarray(embeddings, dtype=np.float32)
+    scale = np.maximum(np.abs(rows).max(axis=1, keepdims=True), 1e-12) / 127
+    return np.round(rows / scale).astype(np.int8)
+
+
+def training_mode(directory: Path, manifest: dict) -> str | None:
+    """How a stored space's vectors were made: `full` (a fine-tuned encoder), `head` (a projection head on the generic
+    space), or None (no training: generic). The manifest says so for a shipped full space; otherwise the training
+    record beside it does."""
+    if manifest.get("trained"):
+        return manifest["trained"]
+    try:
+        return (read_training_record(directory).get("config") or {}).get("mode")
+    except AspectNavError:
+        return None
 
 
 def _file_digests(directory: Path) -> dict[str, str]:
@@ -115,6 +146,19 @@ def check_encoder_files(directory: Path, manifest: dict) -> None:
         if actual != expected:
             raise SpaceUnusable(f"{path} has sha256 {actual[:12]}…, its manifest expects {expected[:12]}…",
                                 stale=False)
+
+
+def check_embeddings_file(directory: Path, manifest: dict) -> None:
+    """Raise `SpaceUnusable` when the stored embeddings file is missing or not the one the manifest recorded (read in
+    blocks: what `spaces list` checks without loading the vectors)."""
+    entry = manifest["embeddings"]
+    path = Path(directory) / str(entry.get("file") or EMBEDDINGS_FILE)
+    if not path.is_file():
+        raise SpaceUnusable(f"{path} is missing", stale=False)
+    actual = file_sha256(path)
+    if actual != entry.get("sha256"):
+        raise SpaceUnusable(f"{path} has sha256 {actual[:12]}…, its manifest expects {str(entry.get('sha256'))[:12]}…",
+                            stale=False)
 
 
 def copy_training_record(source: Path, target: Path) -> None:
