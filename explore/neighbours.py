@@ -167,7 +167,8 @@ class Neighbourhood:
                                      LABELLED_KINDS else ()) for name in mix if name != LINKS_COMPONENT}
         vectors = {name: self.spaces[name].vector(seed_row) for name in mix if name != LINKS_COMPONENT}
         similarity = pool_similarity(self.spaces, mix, vectors, pool, linked)
-        order = np.argsort(-(similarity + policy.label_weight * shared_term(mix, shared)), kind="stable")[:k]
+        label_weight = policy.serving[query.kind].label_weight
+        order = np.argsort(-(similarity + label_weight * shared_term(mix, shared)), kind="stable")[:k]
         # the score a card shows is the weighted similarity: the shared label it was ranked up for is its chip
         return pool[order], similarity[order]
 

@@ -32,21 +32,21 @@ from explore.spaces.space import Space
 class Serving:
     """How one kind of column is served: its candidates are the seed's `pool_size` nearest articles in the generic
     space plus its links; a labelled column gives `generic_share` of its score to generic similarity (a mix weighs
-    generic itself, so its share is 0 here)."""
+    generic itself, so its share is 0 here); a shared label ranks a card up by `label_weight` (λ) times its weight."""
 
     pool_size: int
     generic_share: float = 0.0
+    label_weight: float = 1.0
 
 
 # Chosen on the judged seeds by the column score, cross-validated over seeds (docs/training.md, "Relevant first";
 # scripts/choose_columns.py prints the grid and the choice).
 SERVING: Mapping[Kind, Serving] = {
-    Kind.ASPECT: Serving(200, 0.6),
-    Kind.UNION: Serving(60, 0.8),
-    Kind.INTERSECTION: Serving(200, 0.4),
-    Kind.BLEND: Serving(30),
+    Kind.ASPECT: Serving(200, 0.6, 1.0),
+    Kind.UNION: Serving(60, 0.8, 1.0),
+    Kind.INTERSECTION: Serving(200, 0.6, 2.0),
+    Kind.BLEND: Serving(30, 0.0, 2.0),
 }
-LABEL_WEIGHT = 1.0  # λ: a shared label outweighs any difference of cosine, so the pool's label-sharers come first
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,6 @@ class RelevantFirst:
     generic, links and a raw `space:<name>`, what evaluation of a space's own quality asks, are served as they are)."""
 
     serving: Mapping[Kind, Serving] = field(default_factory=lambda: dict(SERVING))
-    label_weight: float = LABEL_WEIGHT
 
     def serves(self, kind: Kind) -> bool:
         return kind in self.serving

@@ -5,7 +5,8 @@ choice (docs/training.md, "Relevant first"). Run from the repository root:
         --output assets/reports/vital-columns-choice.json
 
 For each kind of labelled column (aspect, union, intersection: every column of a kind pooled) and for the default
-mix, every setting of the grid is served on every judged seed; a setting qualifies where its worth-reading P@5 is
+mix, every setting of the grid (pool size N, generic share g, label weight λ; for the mix generic's and the links'
+shares) is served on every judged seed; a setting qualifies where its worth-reading P@5 is
 at least 0.9 × generic's and it shares its aspect at least as often as the column did at the judged release (the
 pool file's columns); among those the best column score wins. Five folds over seeds (stratum by stratum) say what
 the choice is worth on seeds it was not chosen on.
@@ -32,6 +33,7 @@ POOL_SIZES = (30, 60, 100, 200)
 GENERIC_SHARES = (0.0, 0.2, 0.4, 0.6, 0.8)
 MIX_GENERIC_SHARES = (0.0, 0.2, 0.4, 0.6)
 LINKS_SHARES = (0.0, 0.05, 0.1, 0.2)
+LABEL_WEIGHTS = (1.0, 2.0)  # λ: how far a shared label ranks a card up (relevant_first.Serving.label_weight)
 
 
 def kind_of(column: str) -> Kind | None:
@@ -67,17 +69,17 @@ def main() -> None:
     report = {"judgements": str(args.judgements), "folds": folds, "kinds": {}}
 
     grid = {}  # (kind, setting) → figures of every column
-    for n, g in itertools.product(POOL_SIZES, GENERIC_SHARES):
-        serving = {kind: Serving(n, g) for kind in (Kind.ASPECT, Kind.UNION, Kind.INTERSECTION)}
+    for n, g, label in itertools.product(POOL_SIZES, GENERIC_SHARES, LABEL_WEIGHTS):
+        serving = {kind: Serving(n, g, label) for kind in (Kind.ASPECT, Kind.UNION, Kind.INTERSECTION)}
         engine.relevant_first = RelevantFirst({**serving, Kind.BLEND: Serving(n)})
         engine._seed_rows.cache_clear()
-        grid[("labelled", (n, g))] = figures_of(engine, judgements, served_lists(engine, judgements.seeds))
-    for n, g, links in itertools.product(POOL_SIZES, MIX_GENERIC_SHARES, LINKS_SHARES):
-        engine.relevant_first = RelevantFirst({Kind.BLEND: Serving(n)})
+        grid[("labelled", (n, g, label))] = figures_of(engine, judgements, served_lists(engine, judgements.seeds))
+    for n, g, links, label in itertools.product(POOL_SIZES, MIX_GENERIC_SHARES, LINKS_SHARES, LABEL_WEIGHTS):
+        engine.relevant_first = RelevantFirst({Kind.BLEND: Serving(n, 0.0, label)})
         engine._seed_rows.cache_clear()
         mix_for = partial(default_mix, links_share=links, generic_share=g)
-        grid[("mix", (n, g, links))] = figures_of(engine, judgements,
-                                                  served_lists(engine, judgements.seeds, mix_for=mix_for))
+        grid[("mix", (n, g, links, label))] = figures_of(engine, judgements,
+                                                         served_lists(engine, judgements.seeds, mix_for=mix_for))
 
     for kind in (Kind.ASPECT, Kind.UNION, Kind.INTERSECTION, Kind.BLEND):
         family = "mix" if kind is Kind.BLEND else "labelled"

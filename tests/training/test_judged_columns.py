@@ -8,7 +8,7 @@ import pytest
 from training.column_choice import BAR
 
 ROOT = Path(__file__).resolve().parents[2]
-POOLS = [ROOT / "assets" / "judgements" / f"vital-pool{i}.json" for i in (1, 2, 3)]
+POOLS = [ROOT / "assets" / "judgements" / f"vital-pool{i}.json" for i in (1, 2, 3, 4)]
 SHIPPED = ROOT / "assets" / "reports" / "vital-judged.json"
 
 

@@ -8,7 +8,7 @@ from training.judgements import Judgements
 from training.validation import TrainingInputError
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "judgements"
-POOLS = [ASSETS / f"vital-pool{i}.json" for i in (1, 2, 3)]
+POOLS = [ASSETS / f"vital-pool{i}.json" for i in (1, 2, 3, 4)]
 
 
 def write(path, seeds, corpus="c"):
