@@ -103,8 +103,8 @@ def _show_progress(bars, titles: list[str], articles: int, projector: Projector,
     so far say it is alive while a stage reports no fraction (UMAP's first import, its neighbour search)."""
     for side, (fraction, stage) in state.items():
         bars[side].progress(fraction, text=f"{projector.label} map of {articles:,} articles in {titles[side]}: "
-                                           f"{STAGES.get(stage, stage)}, {fraction:.0%} "
-                                           f"({time.monotonic() - started:.0f} s)")
+                                           f"{STAGES.get(stage, stage)} ({time.monotonic() - started:.0f} s), "
+                                           f"{fraction:.0%}")
 
 
 def _adopt_map_url(corpus, names: list[str], aspects: list[str], seed_id: str | None) -> list[str]:
