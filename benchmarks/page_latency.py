@@ -13,7 +13,8 @@ nothing is stale, no skeleton, spinner or progress bar is left, and what a reade
 - Evaluation (/evaluation): the report choice enabled, a tab per aspect, the open tab's chart drawn;
 - Maps seed change: "Map from" on the first listed neighbour → both maps redrawn with that article as ★.
 Quality beside each speed figure: the points counted in the maps (against the corpus's size), the charts drawn, the
-new seed on both maps.
+new seed on both maps. Beside each, the CPU seconds the server and the browser (every Chromium process of the run's
+profile) spent on the view: on a machine shared with other work, wall times stretch with the load average.
 """
 from __future__ import annotations
 
@@ -106,6 +107,22 @@ def _map_from(driver, titles: dict[str, str]) -> tuple[float, str, dict]:
     return elapsed / 1000, title, shown
 
 
+def _browser_cpu(profile: Path) -> float:
+    """CPU seconds (user + system) used so far by the Chromium processes of `profile` (browser, renderer, GPU):
+    the browser's share of a page, which a loaded machine stretches in wall time but not in CPU."""
+    total = 0.0
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            if str(profile).encode() not in (proc / "cmdline").read_bytes():
+                continue
+            total += _server_cpu(int(proc.name))
+        except OSError:  # gone meanwhile
+            continue
+    return total
+
+
 def _corpus_facts() -> tuple[int, int, int, dict[str, str]]:
     """The vital corpus's articles and aspects, the shipped report's aspects (its tabs), and titles by id."""
     from explore.corpus import open_corpus
@@ -129,6 +146,7 @@ def measure(rounds: int = 3) -> dict:
                 served_page(home, scratch / "minimal.log", "benchmark-page-latency-minimal.log",
                             script="benchmarks/minimal_page.py") as (minimal_url, minimal_pid), \
                 chromium(scratch / "profile") as driver:
+            profile = scratch / "profile"
             driver.set_script_timeout(400)
             pages = {"minimal": (minimal_url, "minimal", "Chosen: none yet", minimal_pid),
                      "maps": (f"{ours_url}/maps?seed={SEED.replace(' ', '+')}", "maps", SEED, ours_pid),
@@ -138,22 +156,36 @@ def measure(rounds: int = 3) -> dict:
                 _open(driver, url, kind, wanted)
             for _ in range(rounds):
                 for name, (url, kind, wanted, pid) in pages.items():
-                    before = _server_cpu(pid)
+                    before, browser_before = _server_cpu(pid), _browser_cpu(profile)
                     seconds, shown = _open(driver, url, kind, wanted)
                     samples.setdefault(f"{name}_open", []).append(seconds)
                     samples.setdefault(f"{name}_shown", []).append(shown)
                     time.sleep(1)
                     samples.setdefault(f"{name}_cpu", []).append(_server_cpu(pid) - before)
+                    samples.setdefault(f"{name}_browser_cpu", []).append(_browser_cpu(profile) - browser_before)
                     if name == "maps":
+                        before, browser_before = _server_cpu(pid), _browser_cpu(profile)
                         seconds, title, shown = _map_from(driver, titles)
                         samples.setdefault("seed_change", []).append(seconds)
                         samples.setdefault("seed_change_shown", []).append((title, shown))
+                        time.sleep(1)
+                        samples.setdefault("seed_change_cpu", []).append(_server_cpu(pid) - before)
+                        samples.setdefault("seed_change_browser_cpu", []).append(_browser_cpu(profile) - browser_before)
     samples["articles"], samples["aspects"], samples["tabs"] = articles, aspects, tabs
     return samples
 
 
 def _spread(values: list[float]) -> str:
     return f"{min(values):.3f}..{max(values):.3f}"
+
+
+def _cpu(s: dict, name: str) -> str:
+    """CPU seconds of one view (to 1 s after it was ready), server and browser, beside the minimal page's open: on a
+    loaded machine wall times stretch with the load, CPU seconds much less."""
+    server, browser = statistics.median(s[f"{name}_cpu"]), statistics.median(s[f"{name}_browser_cpu"])
+    floor = statistics.median(s["minimal_browser_cpu"])
+    return (f"CPU per view: server {server:.2f} s, browser {browser:.2f} s ({browser / floor:.1f}x the minimal page's "
+            f"{floor:.2f} s)")
 
 
 def run(quick: bool = False) -> list[Row]:
@@ -177,11 +209,11 @@ def run(quick: bool = False) -> list[Row]:
         rows.append(Row("pages", what, statistics.median(s[f"{name}_open"]), minimal, "s",
                         "minimal page: open → 20 buttons interactive",
                         spread=f"ours {_spread(s[f'{name}_open'])}; minimal {_spread(s['minimal_open'])}",
-                        notes=f"{notes}; server CPU per open {statistics.median(s[f'{name}_cpu']):.2f} s; {quality}"))
+                        notes=f"{notes}; {_cpu(s, name)}; {quality}"))
     titles = sorted({title for title, _ in s["seed_change_shown"]})
     rows.append(Row("pages", "Maps: “Map from” a listed neighbour → both maps redrawn around it (target < 1 s)",
                     statistics.median(s["seed_change"]), minimal, "s", "minimal page: open → 20 buttons interactive",
                     spread=f"ours {_spread(s['seed_change'])}",
-                    notes=f"{notes}; quality: the new seed ★ on both maps with all {s['articles']:,} points in "
+                    notes=f"{notes}; {_cpu(s, 'seed_change')}; quality: the new seed ★ on both maps with all {s['articles']:,} points in "
                           f"{moved}/{len(s['seed_change'])} changes ({', '.join(titles)})"))
     return rows
