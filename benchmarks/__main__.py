@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     timings, loads = {}, {}
     when, machine_at_start = datetime.now(timezone.utc).isoformat(timespec="seconds"), machine()
+    print(f"Machine: {machine_at_start}", file=sys.stderr, flush=True)  # CPU flags and load beside every figure
     for name in names:
         loads[name] = load_average()
         started = time.perf_counter()
