@@ -19,11 +19,10 @@ profile) spent on the view: on a machine shared with other work, wall times stre
 from __future__ import annotations
 
 import statistics
-import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.browser_latency import SETTLED_JS, _server_cpu
+from benchmarks.browser_latency import SETTLED_JS, _server_cpu, _spread, beside_the_minimal_page
 from benchmarks.common import Row
 
 SEED = "Marie Curie"
@@ -135,48 +134,35 @@ def _corpus_facts() -> tuple[int, int, int, dict[str, str]]:
 
 
 def measure(rounds: int = 3) -> dict:
-    from tests.browser import chromium, served_page
-
     articles, aspects, tabs, titles = _corpus_facts()
     samples: dict[str, list] = {}
-    with tempfile.TemporaryDirectory() as scratch:
-        scratch = Path(scratch)
-        home = scratch / "home"
-        with served_page(home, scratch / "ours.log", "benchmark-page-latency.log") as (ours_url, ours_pid), \
-                served_page(home, scratch / "minimal.log", "benchmark-page-latency-minimal.log",
-                            script="benchmarks/minimal_page.py") as (minimal_url, minimal_pid), \
-                chromium(scratch / "profile") as driver:
-            profile = scratch / "profile"
-            driver.set_script_timeout(400)
-            pages = {"minimal": (minimal_url, "minimal", "Chosen: none yet", minimal_pid),
-                     "maps": (f"{ours_url}/maps?seed={SEED.replace(' ', '+')}", "maps", SEED, ours_pid),
-                     "corpus": (f"{ours_url}/corpus", "corpus", aspects, ours_pid),
-                     "evaluation": (f"{ours_url}/evaluation", "evaluation", tabs, ours_pid)}
-            for name, (url, kind, wanted, _) in pages.items():  # warm-up: the engine opened, the browser's cache filled
-                _open(driver, url, kind, wanted)
-            for _ in range(rounds):
-                for name, (url, kind, wanted, pid) in pages.items():
+    with beside_the_minimal_page("benchmark-page-latency", 400) as (ours_url, ours_pid, minimal_url, minimal_pid,
+                                                                    driver, profile):
+        pages = {"minimal": (minimal_url, "minimal", "Chosen: none yet", minimal_pid),
+                 "maps": (f"{ours_url}/maps?seed={SEED.replace(' ', '+')}", "maps", SEED, ours_pid),
+                 "corpus": (f"{ours_url}/corpus", "corpus", aspects, ours_pid),
+                 "evaluation": (f"{ours_url}/evaluation", "evaluation", tabs, ours_pid)}
+        for name, (url, kind, wanted, _) in pages.items():  # warm-up: the engine opened, the browser's cache filled
+            _open(driver, url, kind, wanted)
+        for _ in range(rounds):
+            for name, (url, kind, wanted, pid) in pages.items():
+                before, browser_before = _server_cpu(pid), _browser_cpu(profile)
+                seconds, shown = _open(driver, url, kind, wanted)
+                samples.setdefault(f"{name}_open", []).append(seconds)
+                samples.setdefault(f"{name}_shown", []).append(shown)
+                time.sleep(1)
+                samples.setdefault(f"{name}_cpu", []).append(_server_cpu(pid) - before)
+                samples.setdefault(f"{name}_browser_cpu", []).append(_browser_cpu(profile) - browser_before)
+                if name == "maps":
                     before, browser_before = _server_cpu(pid), _browser_cpu(profile)
-                    seconds, shown = _open(driver, url, kind, wanted)
-                    samples.setdefault(f"{name}_open", []).append(seconds)
-                    samples.setdefault(f"{name}_shown", []).append(shown)
+                    seconds, title, shown = _map_from(driver, titles)
+                    samples.setdefault("seed_change", []).append(seconds)
+                    samples.setdefault("seed_change_shown", []).append((title, shown))
                     time.sleep(1)
-                    samples.setdefault(f"{name}_cpu", []).append(_server_cpu(pid) - before)
-                    samples.setdefault(f"{name}_browser_cpu", []).append(_browser_cpu(profile) - browser_before)
-                    if name == "maps":
-                        before, browser_before = _server_cpu(pid), _browser_cpu(profile)
-                        seconds, title, shown = _map_from(driver, titles)
-                        samples.setdefault("seed_change", []).append(seconds)
-                        samples.setdefault("seed_change_shown", []).append((title, shown))
-                        time.sleep(1)
-                        samples.setdefault("seed_change_cpu", []).append(_server_cpu(pid) - before)
-                        samples.setdefault("seed_change_browser_cpu", []).append(_browser_cpu(profile) - browser_before)
+                    samples.setdefault("seed_change_cpu", []).append(_server_cpu(pid) - before)
+                    samples.setdefault("seed_change_browser_cpu", []).append(_browser_cpu(profile) - browser_before)
     samples["articles"], samples["aspects"], samples["tabs"] = articles, aspects, tabs
     return samples
-
-
-def _spread(values: list[float]) -> str:
-    return f"{min(values):.3f}..{max(values):.3f}"
 
 
 def _cpu(s: dict, name: str) -> str:
