@@ -129,7 +129,10 @@ with st.expander("What the numbers mean"):
                 f"as Explore names its columns; a row with another name is an alternative compared here, not a "
                 f"column of Explore (*What each row is* says what it ranks by).")
 
-for column, tab in zip(report.aspects, st.tabs([escape_markdown(column_title(c)) for c in report.aspects])):
+# Lazy tabs: every tab's text and table are sent (short), but only the open tab's chart; a Plotly chart in a hidden
+# tab still costs the browser its layout, and five of them made the page 3-6x the framework's floor to open.
+tabs = st.tabs([escape_markdown(column_title(c)) for c in report.aspects], key="eval_tab", on_change="rerun")
+for column, tab in zip(report.aspects, tabs):
     with tab:
         counts = report.seed_counts(column, pool)
         seeds = ""
@@ -147,7 +150,8 @@ for column, tab in zip(report.aspects, st.tabs([escape_markdown(column_title(c))
         rows = [row | {"space": row_heading(report, row["space"])} for row in rows]
         title = f"{column_title(column)}: {metric_title(metric, k, n)}" + (" (mean ± sd over seeds)" if any(
             sd is not None for sd in spread) else "")
-        st.plotly_chart(metric_bar_figure(rows, f"{METRICS[metric]}@{k}", title, spread), key=f"eval-{column}")
+        if tab.open is not False:  # None: not known (no rerun on a tab change), so drawn as before
+            st.plotly_chart(metric_bar_figure(rows, f"{METRICS[metric]}@{k}", title, spread), key=f"eval-{column}")
 
 if report.notes:
     with st.expander("What each row is (its query)"):

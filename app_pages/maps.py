@@ -7,13 +7,17 @@ The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or
 """
 from __future__ import annotations
 
+import hashlib
+import time
+
 import streamlit as st
 
 from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, map_side, map_spaces,
                                 missing_spaces_hint, space_key, space_label)
 from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import colour_map, is_area_selection, map_figure, selected_article, selected_articles, zooms_in
+from app_views.figures import (colour_map, is_area_selection, label_traces, map_figure, selected_article,
+                               selected_articles, zooms_in)
 from app_views.markdown import code_span, escape_markdown
 from app_views.region_names import plot_width
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
@@ -93,12 +97,14 @@ def _map_from(article_id: str) -> None:
     explore_view().set_seed(article_id)
 
 
-def _show_progress(bars, titles: list[str], articles: int, projector: Projector,
+def _show_progress(bars, titles: list[str], articles: int, projector: Projector, started: float,
                    state: dict[int, tuple[float, str]]) -> None:
-    """Each map's projection progress; called in the script's own thread while worker threads compute."""
+    """Each map's projection progress; called in the script's own thread while worker threads compute. The seconds
+    so far say it is alive while a stage reports no fraction (UMAP's first import, its neighbour search)."""
     for side, (fraction, stage) in state.items():
         bars[side].progress(fraction, text=f"{projector.label} map of {articles:,} articles in {titles[side]}: "
-                                           f"{STAGES.get(stage, stage)}, {fraction:.0%}")
+                                           f"{STAGES.get(stage, stage)} ({time.monotonic() - started:.0f} s), "
+                                           f"{fraction:.0%}")
 
 
 def _adopt_map_url(corpus, names: list[str], aspects: list[str], seed_id: str | None) -> list[str]:
@@ -148,6 +154,14 @@ def _regions(corpus_key: str, map_key: str, _points: MapPoints) -> list[Region]:
     """The named regions of a map's projected points, once per corpus content, space and sample."""
     base = [row for row, placed in enumerate(_points.placed) if not placed]
     return map_regions(_points.coords[base], [article_terms(corpus[_points.ids[row]]) for row in base])
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _label_traces(map_key: str, _points: MapPoints, _colours: dict[str, str]) -> list:
+    """A map's label traces (figures.label_traces), once per corpus object, space, sample rows, projection, colouring
+    and filter (`map_key`), for every session and seed: a seed change redraws only what marks the seed. Shared, and
+    go.Figure copies what it is given, so nothing changes them."""
+    return label_traces(_points, _colours)
 
 
 def _default(key: str, value) -> None:
@@ -284,8 +298,9 @@ weights = [4] * len(sides) + ([3] if listed else [])
 columns = st.columns(weights)
 bars = [place.empty() for place in columns[:len(sides)]]
 titles = [label(kind) for kind in sides]
-projected = map_projections(engine, plan, sides, map_params,
-                            on_wait=lambda state: _show_progress(bars, titles, len(sample.base), projector, state))
+started = time.monotonic()
+projected = map_projections(engine, plan, sides, map_params, on_wait=lambda state: _show_progress(
+    bars, titles, len(sample.base), projector, started, state))
 for bar in bars:
     bar.empty()
 shown = []
@@ -297,9 +312,13 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
             if show_regions else []
         key = f"map-{side}-{kind}-{projector}-{seed_id or ''}"
         short, said = SOURCES.get(points.source, (points.source, points.source))
-        st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colour_map(points.ranks),
+        colours = colour_map(points.ranks)
+        rows_key = hashlib.sha1(sample.rows.tobytes()).hexdigest()[:16]
+        labelled = _label_traces(f"{id(corpus)}/{corpus.content_hash}/{space_key(engine, kind)}/{rows_key}/"
+                                 f"{projector}/{colour_aspect}/{only}", points, colours)
+        st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colours,
                                    highlight, centre=True, regions=regions, selected=selected,
-                                   width_px=plot_width(weights, side)),
+                                   width_px=plot_width(weights, side), labelled=labelled),
                         key=key, on_select=lambda key=key: _clicked(key, seed_id),
                         selection_mode=("points", "box", "lasso"))
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))

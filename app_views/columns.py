@@ -6,6 +6,7 @@ The only module the app uses to ask the neighbour engine (explore/neighbours.py)
 from __future__ import annotations
 
 import functools
+import hashlib
 from pathlib import Path
 from dataclasses import dataclass, field, replace
 from typing import Mapping, Sequence
@@ -261,7 +262,23 @@ def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | No
     if seed is not None:
         extra["seed_lacks"] = tuple(a for a in engine.spaces[name].aspects if not seed_has_aspect(seed, a)) \
             if name in engine.spaces_seed_lacks(seed) else ()
-    return replace(points, hover=[map_hover(engine.corpus[article_id]) for article_id in points.ids], **extra)
+    return replace(points, hover=map_hovers(engine.corpus, points.ids), **extra)
+
+
+_HOVERS: dict[tuple, tuple[Corpus, list[str]]] = {}  # (corpus object, ids' digest) → its hover labels, the latest few
+
+
+def map_hovers(corpus: Corpus, ids: Sequence[str]) -> list[str]:
+    """Every map point's hover label (map_hover), kept for the latest few point lists of the same corpus object (a
+    corpus read again, its labels perhaps changed, is another): a map of the whole corpus asks for the same 10,000
+    labels on every seed and every page view (0.1 s each time). Callers must not change the list."""
+    key = (id(corpus), hashlib.sha1("\n".join(ids).encode()).hexdigest())
+    kept = _HOVERS.get(key)
+    if kept is None or kept[0] is not corpus:
+        if len(_HOVERS) >= 8:
+            _HOVERS.pop(next(iter(_HOVERS)))
+        kept = _HOVERS[key] = (corpus, [map_hover(corpus[article_id]) for article_id in ids])
+    return kept[1]
 
 
 def missing_spaces_runs(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,

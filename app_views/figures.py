@@ -133,9 +133,32 @@ def _texts(values: list[str], rows: list[int]) -> np.ndarray:
     return np.asarray([values[i] for i in rows], dtype=object)
 
 
+def label_traces(points: MapPoints, colours: dict[str, str]) -> list[go.Scattergl]:
+    """The map's points, one WebGL trace per label (faint ones first): what a seed change leaves as it is, so a page
+    may keep them (their 10,000 points' validation is most of a map's server time) and hand them to map_figure."""
+    hover = points.hover or [escape_html(title) for title in points.titles]
+    by_label: dict[str, list[int]] = {}
+    for index, label in enumerate(points.colour):
+        by_label.setdefault(label, []).append(index)
+    dense = len(points.ids) >= DENSE_FROM
+    faint = dict(size=3 if dense else 4, opacity=0.35)
+    traces = []
+    for label in [label for label in FAINT if label in by_label] + points.legend:
+        rows = by_label[label]
+        style = faint if label in FAINT else dict(size=4 if dense else 6, opacity=0.8 if dense else 0.85)
+        traces.append(go.Scattergl(
+            x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers",
+            name=f"{escape_html(label)} ({len(rows)})", showlegend=label not in FAINT,
+            marker=dict(color=colours.get(label, "#777"), **style),
+            unselected=dict(marker=dict(opacity=style["opacity"])),  # a click marks one point, dims none
+            customdata=_texts(points.ids, rows), hovertext=_texts(hover, rows), hoverinfo="text",
+        ))
+    return traces
+
+
 def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
                centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = (),
-               width_px: int = PLOT_PX[0]) -> go.Figure:
+               width_px: int = PLOT_PX[0], labelled: Sequence[go.Scattergl] | None = None) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
@@ -144,24 +167,10 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     customdata carries the article id for clicks.
     Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
     Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
-    comes escaped (map_side), and without it the hover shows the escaped title."""
+    comes escaped (map_side), and without it the hover shows the escaped title. `labelled`: label_traces(points,
+    colours) made earlier (a page keeps them across seeds)."""
     hover = points.hover or [escape_html(title) for title in points.titles]
-    figure = go.Figure()
-    by_label: dict[str, list[int]] = {}
-    for index, label in enumerate(points.colour):
-        by_label.setdefault(label, []).append(index)
-    dense = len(points.ids) >= DENSE_FROM
-    faint = dict(size=3 if dense else 4, opacity=0.35)
-    for label in [label for label in FAINT if label in by_label] + points.legend:
-        rows = by_label[label]
-        style = faint if label in FAINT else dict(size=4 if dense else 6, opacity=0.8 if dense else 0.85)
-        figure.add_trace(go.Scattergl(
-            x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers",
-            name=f"{escape_html(label)} ({len(rows)})", showlegend=label not in FAINT,
-            marker=dict(color=colours.get(label, "#777"), **style),
-            unselected=dict(marker=dict(opacity=style["opacity"])),  # a click marks one point, dims none
-            customdata=_texts(points.ids, rows), hovertext=_texts(hover, rows), hoverinfo="text",
-        ))
+    figure = go.Figure(data=list(labelled) if labelled is not None else label_traces(points, colours))
     seed_style = dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111"))
     marks = [("◇ neighbours", [i for i, r in enumerate(points.role) if r == "neighbour"],
               dict(size=11, symbol="diamond-open", color="#111", line=dict(width=2))),

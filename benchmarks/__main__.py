@@ -17,7 +17,7 @@ from pathlib import Path
 
 from benchmarks.common import Row, load_average, machine
 
-BENCHMARKS = ["corpus_load", "first_start", "neighbours_bench", "encode", "projection", "first_maps", "app_seed_change", "browser_latency",
+BENCHMARKS = ["corpus_load", "first_start", "neighbours_bench", "encode", "projection", "first_maps", "app_seed_change", "browser_latency", "page_latency",
               "training_throughput", "study_writes", "study_load", "scale", "dump_import", "serving"]
 ON_DEVICE = ["gpu"]  # needs a GPU: run by name on the device (`python -m benchmarks gpu --out results-gpu.json`), not in `all`
 HERE = Path(__file__).resolve().parent
@@ -58,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     timings, loads = {}, {}
     when, machine_at_start = datetime.now(timezone.utc).isoformat(timespec="seconds"), machine()
+    print(f"Machine: {machine_at_start}", file=sys.stderr, flush=True)  # CPU flags and load beside every figure
     for name in names:
         loads[name] = load_average()
         started = time.perf_counter()

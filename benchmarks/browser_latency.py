@@ -20,6 +20,7 @@ import os
 import statistics
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from benchmarks.common import Row
@@ -96,35 +97,44 @@ def _click(driver, kind: str) -> tuple[float, bool]:
     return elapsed / 1000, True
 
 
-def measure(rounds: int = 3) -> dict:
-    """Interleaved rounds on one warm server each; returns the samples per (page, what)."""
+@contextmanager
+def beside_the_minimal_page(log_stem: str, script_timeout: int):
+    """app.py and the minimal page served over one fresh data home, and a headless Chromium; yields (our URL, our
+    server's pid, the minimal page's URL, its pid, the driver, the browser's profile folder)."""
     from tests.browser import chromium, served_page
 
-    samples: dict[str, list[float]] = {key: [] for key in
-                                       ("ours_click", "minimal_click", "ours_open", "minimal_open", "ours_cpu",
-                                        "minimal_cpu")}
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         home = scratch / "home"
-        with served_page(home, scratch / "ours.log", "benchmark-browser-latency.log") as (ours_url, ours_pid), \
-                served_page(home, scratch / "minimal.log", "benchmark-browser-latency-minimal.log",
+        with served_page(home, scratch / "ours.log", f"{log_stem}.log") as (ours_url, ours_pid), \
+                served_page(home, scratch / "minimal.log", f"{log_stem}-minimal.log",
                             script="benchmarks/minimal_page.py") as (minimal_url, minimal_pid), \
                 chromium(scratch / "profile") as driver:
-            driver.set_script_timeout(120)
-            pages = {"ours": (f"{ours_url}/?seed={SEED.replace(' ', '+')}", SEED, ours_pid),
-                     "minimal": (minimal_url, "Chosen: none yet", minimal_pid)}
-            for kind, (url, wanted, _) in pages.items():  # warm-up: the engine opened, the browser's cache filled
-                _open(driver, url, kind, wanted)
-                _click(driver, kind)
-            for _ in range(rounds):
-                for kind, (url, wanted, pid) in pages.items():
-                    before = _server_cpu(pid)
-                    samples[f"{kind}_open"].append(_open(driver, url, kind, wanted))
-                    time.sleep(1)
-                    samples[f"{kind}_cpu"].append(_server_cpu(pid) - before)
-                    seconds, became_seed = _click(driver, kind)
-                    samples[f"{kind}_click"].append(seconds)
-                    samples.setdefault(f"{kind}_became_seed", []).append(float(became_seed))
+            driver.set_script_timeout(script_timeout)
+            yield ours_url, ours_pid, minimal_url, minimal_pid, driver, scratch / "profile"
+
+
+def measure(rounds: int = 3) -> dict:
+    """Interleaved rounds on one warm server each; returns the samples per (page, what)."""
+    samples: dict[str, list[float]] = {key: [] for key in
+                                       ("ours_click", "minimal_click", "ours_open", "minimal_open", "ours_cpu",
+                                        "minimal_cpu")}
+    with beside_the_minimal_page("benchmark-browser-latency", 120) as (ours_url, ours_pid, minimal_url, minimal_pid,
+                                                                       driver, _):
+        pages = {"ours": (f"{ours_url}/?seed={SEED.replace(' ', '+')}", SEED, ours_pid),
+                 "minimal": (minimal_url, "Chosen: none yet", minimal_pid)}
+        for kind, (url, wanted, _) in pages.items():  # warm-up: the engine opened, the browser's cache filled
+            _open(driver, url, kind, wanted)
+            _click(driver, kind)
+        for _ in range(rounds):
+            for kind, (url, wanted, pid) in pages.items():
+                before = _server_cpu(pid)
+                samples[f"{kind}_open"].append(_open(driver, url, kind, wanted))
+                time.sleep(1)
+                samples[f"{kind}_cpu"].append(_server_cpu(pid) - before)
+                seconds, became_seed = _click(driver, kind)
+                samples[f"{kind}_click"].append(seconds)
+                samples.setdefault(f"{kind}_became_seed", []).append(float(became_seed))
     return samples
 
 

@@ -55,14 +55,19 @@ def umap_layout(vectors: np.ndarray, params: UmapParams = UmapParams(),
     report = progress or (lambda fraction, stage: None)
     if n < 4:  # too few points for a neighbour graph; a line is honest enough (as t-SNE does)
         return np.column_stack([np.arange(n, dtype=float), np.zeros(n)]).astype(np.float32), "trivial"
+    report(0.0, "loading UMAP")  # its first import compiles (numba): seconds the bar must not sit silent through
+    from threadpoolctl import threadpool_limits
     from umap import UMAP
 
-    report(0.0, "finding neighbours")
+    report(0.02, "finding neighbours")
     reducer = UMAP(n_neighbors=min(params.n_neighbors, n - 1), min_dist=params.min_dist, metric=params.metric,
                    random_state=params.random_state, n_jobs=1, n_components=2, init="spectral" if n > 16 else "random",
                    tqdm_kwds={"disable": False, "file": _EpochsDone(report), "bar_format": "{n} {total}",
                               "mininterval": 0.2})
-    with warnings.catch_warnings():  # "n_jobs overridden by setting random_state": the one thread is wanted
+    # One BLAS thread too: the spectral initialisation's sums differ with the thread count (the same sample gave
+    # another country map on 2 threads than on 1), and the shipped maps must be the ones a reader's machine computes.
+    with warnings.catch_warnings(), threadpool_limits(limits=1):
+        # "n_jobs overridden by setting random_state": the one thread is wanted
         warnings.filterwarnings("ignore", message=".*n_jobs.*", category=UserWarning)
         coords = reducer.fit_transform(np.asarray(vectors, dtype=np.float32))
     report(1.0, "done")

@@ -311,8 +311,6 @@ def stored_projection(space_key: str, sample: Sample, params: MapParams = Projec
     stored = _read_cache(cache_path(space_key, sample, params), len(sample.base))
     if stored is not None:
         return (*stored, "cache")
-    if Projector.of(params) is not Projector.TSNE:  # only t-SNE maps are shipped
-        return None
     shipped = shipped_projection(space_key, sample, params)
     return (*shipped, "shipped") if shipped is not None else None
 
@@ -364,7 +362,7 @@ def project_samples(spaces: Sequence[tuple[str, np.ndarray]], sample: Sample,
     todo = [i for i, found in enumerate(stored) if found is None and first[spaces[i][0]] == i]
     if todo:
         share = max(1, usable_cores() // len(todo))
-        state = {i: (0.0, "waiting") for i in todo}
+        state = {i: (0.0, "starting") for i in todo}
 
         def reporter(i: int) -> Progress:
             return lambda fraction, stage: state.__setitem__(i, (fraction, stage))  # one atomic store per report

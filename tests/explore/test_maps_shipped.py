@@ -10,9 +10,11 @@ import numpy as np
 import pytest
 
 from explore import maps, shipped_maps
+from explore.map_umap import UmapParams
 from explore.maps import DEFAULT_SAMPLE, ProjectionParams, projection, select_sample
 from explore.settings import ASSETS_DIR
-from explore.shipped_maps import MANIFEST_FILE, SHIPPED_MAPS_DIR, shipped_projection, write_shipped_maps
+from explore.shipped_maps import (MANIFEST_FILE, SHIPPED_MAPS_DIR, manifest_name, shipped_projection,
+                                  write_shipped_maps)
 
 PARAMS = ProjectionParams()
 KEY = "toy/generic/hash0/fp0"
@@ -124,3 +126,36 @@ def test_the_shipped_vital_maps_verify_and_match_the_shipped_spaces():
         coords, method = shipped_projection(key, sample, PARAMS)
         assert sample.whole and len(sample.base) == space["embeddings"]["shape"][0] == 10_033  # the whole corpus
         assert coords.shape == (10_033, 2) and method == "openTSNE" and np.ptp(coords, axis=0).min() > 10
+
+
+def test_a_projection_s_files_leave_the_other_projection_s_alone(tmp_path):
+    """t-SNE's maps and UMAP's share a folder, each with its own manifest: writing one keeps the other usable."""
+    sample = select_sample(50, 40)
+    coords = np.random.default_rng(1).normal(size=(40, 2))
+    write_shipped_maps(tmp_path / "toy", "toy", sample, 0, PARAMS, {"generic": (KEY, coords, "openTSNE")})
+    write_shipped_maps(tmp_path / "toy", "toy", sample, 0, UmapParams(), {"generic": (KEY, -coords, "UMAP")}, "umap")
+    write_shipped_maps(tmp_path / "toy", "toy", sample, 0, PARAMS, {"generic": (KEY, coords, "openTSNE")})
+    assert sorted(p.name for p in (tmp_path / "toy").iterdir()) == [
+        "generic.npy", manifest_name("umap"), MANIFEST_FILE, "umap-generic.npy"]
+    tsne_coords, tsne_method = shipped_projection(KEY, sample, PARAMS, root=tmp_path)
+    umap_coords, umap_method = shipped_projection(KEY, sample, UmapParams(), root=tmp_path)
+    assert (tsne_method, umap_method) == ("openTSNE", "UMAP")
+    assert np.allclose(tsne_coords, coords, atol=0.01) and np.allclose(umap_coords, -coords, atol=0.01)
+
+
+def test_the_shipped_vital_umap_maps_of_the_default_pair_verify_and_match_the_shipped_spaces():
+    """The Maps page's default pair (generic, country) is shipped under UMAP too (issue #37): verified, keyed by the
+    spaces as they are, the whole corpus, today's UMAP settings, and kept small (float16, 40 KB a map)."""
+    root = SHIPPED_MAPS_DIR / "vital"
+    manifest = json.loads((root / manifest_name("umap")).read_text())
+    assert sorted(manifest["maps"]) == ["country", "generic"] and manifest["params"] == asdict(UmapParams())
+    for name in manifest["maps"]:
+        space = json.loads((ASSETS_DIR / "spaces" / "vital" / name / "manifest.json").read_text())
+        key = (f"vital/{name}/{space['corpus_hash']}/{space['encoder_fingerprint']}/"
+               f"{space.get('backend', 'torch')}-{space['precision']}")
+        sample = select_sample(space["embeddings"]["shape"][0], DEFAULT_SAMPLE, random_state=0)
+        coords, method = shipped_projection(key, sample, UmapParams())
+        assert coords.shape == (10_033, 2) and method == "UMAP" and np.ptp(coords, axis=0).min() > 5
+        assert (root / f"umap-{name}.npy").stat().st_size < 50_000
+        found = maps.stored_projection(key, sample, UmapParams())
+        assert found is not None and found[2] in ("shipped", "cache")
