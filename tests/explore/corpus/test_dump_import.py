@@ -174,3 +174,21 @@ def test_a_columnar_import_stores_the_same_corpus_batch_by_batch(dump, capsys):
     assert main(["corpus", "import-dump", str(dump.path), "--top", "40", "--name", "cli-columnar", "--columnar"]) == 0
     assert "Imported 40 articles into 'cli-columnar'" in capsys.readouterr().out
     assert isinstance(open_corpus("cli-columnar"), ColumnarCorpus) and not work_dir("cli-columnar").exists()
+
+
+def test_a_record_over_one_mib_is_kept_and_later_line_numbers_stay_exact(vital_corpus, tmp_path):
+    """A popular article's record (a short lead, 1.2 MB of text and source text) is read for what the import keeps;
+    the line numbers after it are the file's."""
+    articles = vital_corpus.articles[:60]
+    fixture = write_dump(tmp_path / "enwiki.json.gz", articles, long_records=(5, 7))
+    with gzip.open(fixture.path, "rb") as lines:
+        assert sum(len(line) > (1 << 20) for line in lines) == 2
+    corpus, report = import_dump(fixture.path, "long")
+    assert [a.title for a in corpus] == [a.title for a in articles]
+    for index in (5, 7):
+        got = corpus[expected_id(fixture, articles[index])]
+        assert got.text == articles[index].text
+        assert got.links == expected_links(fixture, articles[index], articles)
+        assert got.aliases == tuple(alias for alias in articles[index].aliases if alias != articles[index].title)
+    assert SkipReason.BAD_LINE.name in report.skipped
+    assert f"{fixture.path}, line {line_of(fixture.path, BAD_JSON_LINE)}: not valid JSON (" in "\n".join(report.examples)

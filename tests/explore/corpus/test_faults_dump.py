@@ -78,7 +78,8 @@ def test_line_numbers_stay_exact_after_a_line_over_one_mib(tmp_path):
     path = write(tmp_path / "enwiki.json.gz", lines, gzip.open)
     _, report = import_dump(path, "long")
     assert report.skipped[SkipReason.BAD_LINE.name] == 2  # the long line once, the broken one once
-    assert report.examples[0].endswith("line 3: longer than 1 MiB, the limit for one article")
+    assert report.examples[0].endswith("line 3: the fields this import keeps (title, lead, links, redirects) are "
+                                       "longer than 1 MiB, the limit for one article")
     assert "line 11: not valid JSON" in report.examples[1]
 
 
