@@ -97,7 +97,8 @@ def open_dump(path: Path) -> tuple[BinaryIO, BinaryIO]:
     return raw, raw
 
 
-def _damaged(path: Path, raw: BinaryIO | None, line: int, problem: Exception) -> CorpusFormatError:
+def damaged_dump(path: Path, raw: BinaryIO | None, line: int, problem: Exception) -> CorpusFormatError:
+    """The error for a compressed dump its decompressor cannot finish, placed by byte and line."""
     where = ""
     if raw is not None:
         try:
@@ -112,6 +113,15 @@ def _damaged(path: Path, raw: BinaryIO | None, line: int, problem: Exception) ->
 # is too long to parse whole): `text` only to tell a redirect-only record, so a few bytes of it do.
 KEPT_FIELDS = {"title": None, "opening_text": None, "outgoing_link": None, "redirect": None, "wikibase_item": None,
                "popularity_score": None, "namespace": None, "wiki": None, "text": Capped(256)}
+
+
+def damaged_or_disk(path: Path, raw: BinaryIO | None, line: int, exc: Exception) -> Exception:
+    """What to raise for `exc`, raised while reading a compressed dump: a stream the decompressor cannot finish (an
+    EOFError, zlib's error, gzip.BadGzipFile, bz2's "Invalid data stream": no errno) is damage, named by
+    `damaged_dump`; a real read error of the disk (it has an errno) is left as it is."""
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return exc
+    return damaged_dump(path, raw, line, exc)
 
 
 def _dump_lines(path: Path, stream: BinaryIO, raw: BinaryIO | None) -> Iterator[tuple[int, bytes | LineProblem]]:
@@ -131,12 +141,8 @@ def _dump_lines(path: Path, stream: BinaryIO, raw: BinaryIO | None) -> Iterator[
                     line = kept_fields(line, stream, KEPT_FIELDS, MAX_LINE_BYTES)
                 except LineProblem as problem:
                     line = problem
-        except (EOFError, zlib.error) as exc:
-            raise _damaged(path, raw, number, exc) from None
-        except OSError as exc:  # gzip.BadGzipFile, bz2's "Invalid data stream": no errno, not the disk
-            if exc.errno is not None:
-                raise
-            raise _damaged(path, raw, number, exc) from None
+        except (EOFError, OSError, zlib.error) as exc:
+            raise damaged_or_disk(path, raw, number, exc) from None
         if not line:
             return
         number += 1

@@ -227,3 +227,8 @@ def kept_fields(head: bytes, stream: BinaryIO, spec: Mapping[str, FieldSpec], li
         return sink.value()
     finally:
         line.drain()
+
+
+def skip_line(head: bytes, stream: BinaryIO, chunk: int = CHUNK_BYTES) -> None:
+    """Read on to the end of the line that starts with `head`, holding nothing."""
+    _Line(head, stream, chunk).drain()
