@@ -74,8 +74,17 @@ class DumpImportReport:
     links_dropped: int
     resumed_from: str = ""  # where an interrupted import went on, e.g. "line 1200 of the import pass"
     restarted: str = ""  # why an interrupted import's saved state was not trusted (it started again)
-    seconds: float = 0.0
+    seconds: float = 0.0  # this run's time (a resumed import's earlier runs not counted)
     stored: Path | None = None  # where a columnar import already stored the corpus (None: the caller stores it)
+    articles_this_run: int | None = None  # articles this run read from the dump (a resumed import: fewer than all)
+
+    def speed(self) -> str:
+        """This run's articles, time and rate: a resumed import counts only what it read itself."""
+        articles = self.articles if self.articles_this_run is None else self.articles_this_run
+        rate = f"{articles / max(self.seconds, 1e-9):,.0f} articles/s"
+        if articles == self.articles:
+            return f"in {self.seconds:.3g} s ({rate})"
+        return f"this run read {articles} of them in {self.seconds:.3g} s ({rate}), the rest before it was resumed"
 
     def notes(self) -> list[str]:
         notes = []
@@ -120,9 +129,10 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
         if checkpoint.phase == "choose":
             _choose(path, top, work, checkpoint, batch_size, bar, on_checkpoint)
         chosen = set(np.load(work / _HEAP_FILE)[:, 1].astype(np.int64).tolist()) if (work / _HEAP_FILE).exists() else set()
+    rows_before = _rows(_parts(work, checkpoint.parts))
     _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint)
     bar.close()
-    rows = sum(pq.ParquetFile(part).metadata.num_rows for part in _stored_parts(work))
+    rows = _rows(_stored_parts(work))
     stored = None
     if rows and (columnar if columnar is not None else rows >= COLUMNAR_FROM):
         from explore.corpus.columnar_store import load_columnar
@@ -137,8 +147,12 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
         raise CorpusFormatError(f"{path}: no articles (every record was skipped: "
                                 f"{', '.join(checkpoint.examples[:3]) or 'the file is empty'})")
     report = DumpImportReport(len(corpus), dict(checkpoint.skipped), tuple(checkpoint.examples), kept, dropped,
-                              resumed_from, restarted, time.perf_counter() - started, stored)
+                              resumed_from, restarted, time.perf_counter() - started, stored, rows - rows_before)
     return corpus, report
+
+
+def _rows(parts: list[Path]) -> int:
+    return sum(pq.ParquetFile(part).metadata.num_rows for part in parts)
 
 
 def work_dir(name: str) -> Path:
@@ -361,7 +375,7 @@ def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, direc
             kept, dropped = kept + batch_kept, dropped + batch_dropped
     save_columnar(name, _provenance(path, top, kept), (batch for batch, _, _ in _assembled_batches(parts, target)),
                   directory)
-    return sum(pq.ParquetFile(part).metadata.num_rows for part in parts), kept, dropped
+    return _rows(parts), kept, dropped
 
 
 def _stored_parts(work: Path) -> list[Path]:

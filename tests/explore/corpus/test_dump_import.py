@@ -106,6 +106,11 @@ def test_resumes_after_an_interruption_with_nothing_lost_or_counted_twice(dump, 
     assert resumed.content_hash == whole.content_hash
     assert report.skipped == whole_report.skipped and report.links_kept == whole_report.links_kept
     assert "Resumed an interrupted import at line" in "\n".join(report.notes())
+    # its speed is its own: the articles it read over its time, not all of them
+    assert 0 < report.articles_this_run <= len(resumed)  # all of them when killed in the --top pass
+    if report.articles_this_run < len(resumed):
+        assert report.speed().startswith(f"this run read {report.articles_this_run} of them in ")
+    assert f"({report.articles_this_run / report.seconds:,.0f} articles/s)" in report.speed()
 
 
 def test_a_checkpoint_of_another_top_starts_over(dump):
