@@ -115,6 +115,45 @@ KEPT_FIELDS = {"title": None, "opening_text": None, "outgoing_link": None, "redi
                "popularity_score": None, "namespace": None, "wiki": None, "text": Capped(256)}
 
 
+SHAPE_LINES = 20  # lines read to tell a CirrusSearch dump from another format before hours of reading
+
+
+def refuse_another_format(path: Path) -> None:
+    """CorpusFormatError, with the command that reads it, when the first lines show the file is not a CirrusSearch
+    dump: a JSONL corpus (articles with id, title and text, no action lines) or a Wikidata JSON dump ("[" first).
+    Anything else (damage, an empty file, odd records) is left to the import, which names it line by line."""
+    lines: list[bytes] = []
+    try:
+        stream, _ = open_dump(path)
+        with stream:
+            while len(lines) < SHAPE_LINES:
+                line = stream.readline(1 << 16)
+                if not line:
+                    break
+                if line.strip():
+                    lines.append(line.strip())
+    except (EOFError, OSError, zlib.error):
+        return
+    if lines and lines[0] == b"[":
+        raise CorpusFormatError(f"{path}: a Wikidata JSON dump (a JSON array of entities), not a CirrusSearch dump. "
+                                "It labels a corpus: `aspectnav corpus label CORPUS --recipe wikipedia "
+                                f"--wikidata-dump {path}`.")
+    records = []
+    for line in lines:
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            continue
+    objects = [record for record in records if isinstance(record, dict)]
+    if any(set(record) == {"index"} for record in objects):
+        return
+    articles = [record for record in objects if {"id", "title", "text"} <= set(record)]
+    if articles and len(articles) * 2 >= len(objects):
+        raise CorpusFormatError(f"{path}: a JSONL corpus (one article per line: id, title, text), not a CirrusSearch "
+                                "dump (an {\"index\": ...} line before each page). Import it with "
+                                f"`aspectnav corpus import {path} --name NAME`.")
+
+
 def damaged_or_disk(path: Path, raw: BinaryIO | None, line: int, exc: Exception) -> Exception:
     """What to raise for `exc`, raised while reading a compressed dump: a stream the decompressor cannot finish (an
     EOFError, zlib's error, gzip.BadGzipFile, bz2's "Invalid data stream": no errno) is damage, named by

@@ -25,7 +25,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from explore.atomic_files import file_written_atomically
-from explore.corpus.cirrus_dump import DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records
+from explore.corpus.cirrus_dump import (DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records,
+                                        refuse_another_format)
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import AspectNavError, CorpusFormatError
 from explore.json_seal import SEAL_KEY, seal_problem, sealed
@@ -116,6 +117,7 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
     if top is not None and top < 1:
         raise AspectNavError(f"--top must be at least 1, not {top}.")
     started = time.perf_counter()
+    refuse_another_format(path)
     work = work_dir(name)
     checkpoint, restarted = _resumable(work, path, top)
     resumed_from = ""
