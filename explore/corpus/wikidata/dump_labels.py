@@ -26,7 +26,6 @@ from tqdm import tqdm
 from explore.atomic_files import file_written_atomically
 from explore.corpus.cirrus_dump import damaged_or_disk, open_dump
 from explore.corpus.json_fields import LineProblem, kept_fields, skip_line
-from explore.corpus.jsonl_import import parse_json_line
 from explore.corpus.model import Corpus
 from explore.corpus.wikidata.corpus_labels import QID, LabelSummary, labelled_corpus
 from explore.corpus.wikidata.recipes import Recipe
@@ -231,9 +230,11 @@ def _read_line(dump, head, stream, line, spec, wanted, take, checkpoint) -> None
             skip_line(head, stream)
         return
     try:
-        kept = kept_fields(head, stream, spec, KEPT_BYTES, trailing_comma=True)
-        entity = parse_json_line(dump, line, kept)
-    except (LineProblem, CorpusFormatError) as exc:
+        if head.endswith(b"\n"):  # the whole line: the C parser reads it 20 times faster than the skipping reader
+            entity = json.loads(head.rstrip().removesuffix(b","))
+        else:
+            entity = json.loads(kept_fields(head, stream, spec, KEPT_BYTES, trailing_comma=True))
+    except (LineProblem, ValueError) as exc:
         _problem(checkpoint, f"{dump}, line {line}: {exc}")
         return
     if not isinstance(entity, dict) or entity.get("id") != match.group(1).decode():
