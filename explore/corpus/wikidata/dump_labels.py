@@ -5,10 +5,10 @@ normal ones, never deprecated ones; "unknown value" and "no value" give none), e
 recipe's language) label, else by its QID: the labels `label_corpus` gets from an endpoint loaded with the same dump.
 
 The dump is streamed: an entity's id is read from the start of its line and only the lines of the corpus's items
-and of the values they need are parsed, and of those only the recipe's claims and one language's label
-(explore/corpus/json_fields.py). A value whose entity came before the first item that needed it is found by a
-second pass that stops at the last such line. A sealed checkpoint every CHECKPOINT_LINES lines (it holds every value found so far) lets a killed run go
-on where it stopped when the same command runs again."""
+and of the values they need are parsed (of a line over 1 MiB only the recipe's claims and one language's label,
+explore/corpus/json_fields.py). A value whose entity came before the first item that needed it is found by a second
+pass that stops once it has them all, or at the last such line. A sealed checkpoint every CHECKPOINT_LINES lines (it
+holds every value found so far) lets a killed run go on where it stopped when the same command runs again."""
 from __future__ import annotations
 
 import hashlib
