@@ -61,7 +61,8 @@ def entity_document(entity: Entity) -> dict:
     doc["labels"] = {language: {"language": language, "value": value} for language, value in entity.labels.items()}
     doc["descriptions"] = {"en": {"language": "en", "value": f"description of {entity.id}"}}
     if entity.padding:
-        doc["descriptions"].update({f"x-{index}": {"language": f"x-{index}", "value": "A \"long\" description — ✓ " * 40}
+        text = 'A "long" description — ✓ ' * 40
+        doc["descriptions"].update({f"x-{index}": {"language": f"x-{index}", "value": text}
                                     for index in range(entity.padding // 1200 + 1)})
     doc["aliases"] = {"en": [{"language": "en", "value": f"{entity.id} alias"}]}
     doc["claims"] = {
@@ -104,7 +105,8 @@ def query_service_triples(entities: list[Entity]) -> str:
     for entity in entities:
         subject = f"<{WD}{entity.id}>"
         lines.append(f'{subject} <{SCHEMA_VERSION}> "{2100000000 + int(entity.id[1:]) % 1000}"^^<{XSD_INTEGER}> .')
-        lines.extend(f"{subject} <{RDFS_LABEL}> {_literal(label, language)} ." for language, label in entity.labels.items())
+        lines.extend(f"{subject} <{RDFS_LABEL}> {_literal(label, language)} ."
+                     for language, label in entity.labels.items())
         for pid, statements in entity.claims.items():
             best = "preferred" if any(s.rank == "preferred" for s in statements) else "normal"
             for index, statement in enumerate(statements):

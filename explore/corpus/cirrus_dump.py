@@ -109,12 +109,6 @@ def damaged_dump(path: Path, raw: BinaryIO | None, line: int, problem: Exception
                              "Download it again, and compare its checksum with the one published beside it.")
 
 
-# What the import reads of a page (everything else, `text` and `source_text` first, is skipped unread when a record
-# is too long to parse whole): `text` only to tell a redirect-only record, so a few bytes of it do.
-KEPT_FIELDS = {"title": None, "opening_text": None, "outgoing_link": None, "redirect": None, "wikibase_item": None,
-               "popularity_score": None, "namespace": None, "wiki": None, "text": Capped(256)}
-
-
 SHAPE_LINES = 20  # lines read to tell a CirrusSearch dump from another format before hours of reading
 
 
@@ -163,6 +157,12 @@ def damaged_or_disk(path: Path, raw: BinaryIO | None, line: int, exc: Exception)
     return damaged_dump(path, raw, line, exc)
 
 
+# What the import reads of a page (everything else, `text` and `source_text` first, is skipped unread when a record
+# is too long to parse whole): `text` only to tell a redirect-only record, so a few bytes of it do.
+KEPT_FIELDS = {"title": None, "opening_text": None, "outgoing_link": None, "redirect": None, "wikibase_item": None,
+               "popularity_score": None, "namespace": None, "wiki": None, "text": Capped(256)}
+
+
 def _dump_lines(path: Path, stream: BinaryIO, raw: BinaryIO | None) -> Iterator[tuple[int, bytes | LineProblem]]:
     """(line number, line) per line of the decompressed dump. A line over MAX_LINE_BYTES (a long article: its `text`
     and `source_text` are most of it) is read on to its end keeping only KEPT_FIELDS, which come instead of the line,
@@ -199,9 +199,10 @@ def read_records(path: Path, stream: BinaryIO, start_line: int = 0,
         if number <= start_line:
             continue
         if isinstance(line, LineProblem):
-            limit = f"{MAX_LINE_BYTES >> 20} MiB, the limit for one article"
-            reason = (f"the fields this import keeps (title, lead, links, redirects) are longer than {limit}"
-                      if isinstance(line, KeptTooLong) else f"longer than {limit}, and its kept fields cannot be read: {line}")
+            mib = MAX_LINE_BYTES >> 20
+            reason = (f"the fields this import keeps (title, lead, links, redirects) are longer than {mib} MiB, the "
+                      "limit for one article" if isinstance(line, KeptTooLong) else
+                      f"a line of over {mib} MiB whose kept fields cannot be read: {line}")
             yield DumpSkip(number, SkipReason.BAD_LINE, f"{path}, line {number}: {reason}")
             page_id = None
             yield number

@@ -107,9 +107,10 @@ def label_corpus_from_dump(corpus: Corpus, recipe: Recipe, dump: Path, output: s
         _save(work, checkpoint, on_checkpoint)
     summary = LabelSummary(articles=len(corpus), with_qid=len(qids))
     summary.unknown_items = [qid for qid in qids if qid not in checkpoint.claims]
+    unreadable = (f"; {checkpoint.problems} entity lines unreadable: {'; '.join(checkpoint.examples)}"
+                  if checkpoint.problems else "")
     summary.read_from = (f"the Wikidata dump {dump.name} ({len(checkpoint.claims):,} of the items found"
-                         f"{'; resumed at ' + resumed if resumed else ''}"
-                         f"{f'; {checkpoint.problems} entity lines unreadable: ' + '; '.join(checkpoint.examples) if checkpoint.problems else ''})")
+                         f"{'; resumed at ' + resumed if resumed else ''}{unreadable})")
     return labelled_corpus(corpus, recipe, _values(checkpoint), summary, {"aspects_dump": str(dump.resolve())},
                            output)
 

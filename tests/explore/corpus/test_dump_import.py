@@ -196,4 +196,5 @@ def test_a_record_over_one_mib_is_kept_and_later_line_numbers_stay_exact(vital_c
         assert got.links == expected_links(fixture, articles[index], articles)
         assert got.aliases == tuple(alias for alias in articles[index].aliases if alias != articles[index].title)
     assert SkipReason.BAD_LINE.name in report.skipped
-    assert f"{fixture.path}, line {line_of(fixture.path, BAD_JSON_LINE)}: not valid JSON (" in "\n".join(report.examples)
+    bad_line = line_of(fixture.path, BAD_JSON_LINE)
+    assert f"{fixture.path}, line {bad_line}: not valid JSON (" in "\n".join(report.examples)

@@ -104,7 +104,8 @@ def dump_entities(dump: DumpFixture) -> list[Entity]:
         claims = {
             country: [Statement(value(name)) for name in article.aspects.get("country", ())],
             "P106": [Statement(value(name)) for name in article.aspects.get("occupation", ())],
-            "P31": [Statement(value(name)) for name in (("human",) if person else article.aspects.get("place_type", ()))],
+            "P31": [Statement(value(name))
+                    for name in (("human",) if person else article.aspects.get("place_type", ()))],
         }
         if index == 3:
             claims[country].append(Statement(NO_ENGLISH_LABEL))
@@ -118,7 +119,8 @@ def dump_entities(dump: DumpFixture) -> list[Entity]:
             claims["P136"] = [Statement(snaktype="novalue")]
         if index == 8:
             claims["P452"] = [Statement(ABSENT_VALUE)]
-        items.append(Entity(qid, {"en": article.title, "de": article.title}, {pid: tuple(s) for pid, s in claims.items() if s},
+        items.append(Entity(qid, {"en": article.title, "de": article.title},
+                            {pid: tuple(s) for pid, s in claims.items() if s},
                             enwiki=article.title, padding=1_300_000 if index == 10 else 0))
     value_entities = [Entity(qid, {"en": label}) for label, qid in values.items()]
     value_entities.append(Entity(NO_ENGLISH_LABEL, {"de": "Nirgendland"}))

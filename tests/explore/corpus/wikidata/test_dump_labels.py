@@ -91,7 +91,8 @@ def test_dump_labels_equal_the_sparql_labels_on_the_same_items(imported, wikidat
     assert NO_ENGLISH_LABEL in every and ABSENT_VALUE in every
     preferred = next(aspects for aspects in labels.values() if PREFERRED_VALUE in aspects.get("country", ()))
     assert preferred["country"] == (PREFERRED_VALUE,)
-    assert len(labels) > 30 and all(summary.aspect_articles[name] for name in ("country", "occupation", "kind", "industry"))
+    assert len(labels) > 30
+    assert all(summary.aspect_articles[name] for name in ("country", "occupation", "kind", "industry"))
     assert ("labels", 25) in passes  # the values written before the items that need them: a second pass
     assert "Read from the Wikidata dump latest-all.json.gz" in "\n".join(summary.lines())
     assert by_dump.provenance.details["aspects_dump"] == str(wikidata_dump.resolve())
