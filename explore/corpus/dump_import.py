@@ -365,7 +365,8 @@ def _assemble(path: Path, name: str, top: int | None, work: Path) -> tuple[Corpu
 
 def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, directory: Path) -> tuple[int, int, int]:
     """`_assemble` written straight into a columnar store at `directory`, one batch at a time: the texts never sit
-    in memory together (the ids, titles and aliases of all do, and the link targets). Returns (articles, links kept, links dropped)."""
+    in memory together (the ids, titles and aliases of all do, and the link targets). Returns (articles, links kept,
+    links dropped)."""
     from explore.corpus.columnar_store import save_columnar
 
     parts = _stored_parts(work)
