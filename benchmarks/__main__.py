@@ -17,8 +17,9 @@ from pathlib import Path
 
 from benchmarks.common import Row, load_average, machine
 
-BENCHMARKS = ["corpus_load", "first_start", "neighbours_bench", "encode", "projection", "first_maps", "app_seed_change", "browser_latency", "page_latency",
-              "training_throughput", "study_writes", "study_load", "scale", "dump_import", "serving"]
+BENCHMARKS = ["corpus_load", "first_start", "neighbours_bench", "encode", "projection", "first_maps", "app_seed_change",
+              "browser_latency", "page_latency", "training_throughput", "study_writes", "study_load", "scale", "dump_import",
+              "import_memory", "serving"]
 ON_DEVICE = ["gpu"]  # needs a GPU: run by name on the device (`python -m benchmarks gpu --out results-gpu.json`), not in `all`
 HERE = Path(__file__).resolve().parent
 

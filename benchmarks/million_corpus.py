@@ -9,7 +9,12 @@ normalised 2:1 mean of A's and B's shipped MiniLM vectors (vital's `generic` spa
 so that the space answers in MiniLM's geometry; `agreement` measures how close they come to MiniLM
 encoding the recombined texts. Links are declared hyperlinks (the rows they point at exist).
 
-    python -m benchmarks.million_corpus --rows 1000000 --name million   # ~10 min on 2 cores, ~4 GB on disk
+    python -m benchmarks.million_corpus --rows 1000000 --name million   # ~35 min on 2 cores, ~3.3 GB on disk
+
+Measured on the 2-core machine of benchmarks/RESULTS.md, shared with other work: 1,000,000 rows in 35 min, 25 of them
+the hnswlib index (0.9 GB corpus, 0.7 GB vectors, 1.7 GB index); 100,000 rows in 3.5 min at load average 9-11 (write
+23 s, space 6 s, index 182 s; peak RSS 0.9 GB). A killed build leaves nothing behind once the next one starts (its
+staging folder carries the writer's process id, explore/atomic_files.py); it starts again, it does not resume.
 """
 from __future__ import annotations
 

@@ -14,6 +14,8 @@ from explore.corpus.model import Article
 # What each odd record is, the reason the import gives for it, and the line it is written on is found by the
 # tests through ODD_TITLES (a page's title) or the bad line's text.
 BAD_JSON_LINE = '{"title": "Broken", "opening_text": "cut off mid'
+LONG_RECORD_BYTES = 1_200_000  # a popular article's record: a short lead, most of it text and source text
+REAL_RECORD_BYTES, REAL_LINKS = 20_000, 80  # an average English article's record: text and source text, links
 
 
 @dataclass(frozen=True)
@@ -64,13 +66,36 @@ def page_document(article: Article, page_id: int, popularity: float | None, qid:
     return doc
 
 
-def dump_lines(articles: list[Article], odd: bool = True) -> Iterator[tuple[str, dict | None]]:
-    """(line, document) pairs in the dump's order: an action line then its document, odd records among them."""
+def lengthen(doc: dict, size: int = LONG_RECORD_BYTES) -> dict:
+    """`doc` with its `text` and `source_text` grown (quotes, backslashes and non-ASCII among them, as wikitext has)
+    until its line is about `size` bytes."""
+    grow = max(0, size - len(json.dumps(doc, ensure_ascii=False).encode())) // 2
+    prose = 'The article goes on "at length" — café, naïve, 東京; then a table:\n|-\n| {{cell}} || [[Link]]\n'
+    wikitext = "{{Infobox|name=[[X]]}} '''bold''' <ref>{{cite web|url=https://example.org/?a=1&b=\\}}</ref>\n"
+    doc = dict(doc)
+    doc["text"] = doc["text"] + " " + prose * (grow // len(prose.encode()) + 1)
+    doc["source_text"] = doc["source_text"] + wikitext * (grow // len(wikitext.encode()) + 1)
+    return doc
+
+
+def dump_lines(articles: list[Article], odd: bool = True, long_records: Iterable[int] = (),
+               real_size: bool = False) -> Iterator[tuple[str, dict | None]]:
+    """(line, document) pairs in the dump's order: an action line then its document, odd records among them; the
+    pages at `long_records` (indexes) have records of about LONG_RECORD_BYTES; with `real_size` every page has a
+    record of about REAL_RECORD_BYTES and REAL_LINKS outgoing links (its own, then others of the dump)."""
     titles = {a.id: a.title for a in articles}
+    names = [title.replace(" ", "_") for title in titles.values()]
+    long_records = set(long_records)
     for index, article in enumerate(articles):
         page_id = 1000 + index
         yield json.dumps({"index": {"_type": "page", "_id": str(page_id)}}), None
         doc = page_document(article, page_id, popularity_of(index, len(articles)), qid_of(index), titles)
+        if index in long_records:
+            doc = lengthen(doc)
+        elif real_size:
+            doc = lengthen(doc, REAL_RECORD_BYTES)
+            doc["outgoing_link"] += [names[(index * 7919 + k * 131) % len(names)]
+                                     for k in range(REAL_LINKS - len(doc["outgoing_link"]))]
         yield json.dumps(doc, ensure_ascii=False), doc
         if odd and index % 50 == 7:
             yield from _odd_records(index, article, titles)
@@ -112,11 +137,13 @@ def _odd_records(index: int, article: Article, titles: dict[str, str]) -> Iterat
     yield json.dumps(bad_title), None
 
 
-def write_dump(path: Path, articles: Iterable[Article], odd: bool = True, compresslevel: int = 6) -> DumpFixture:
-    """Write `articles` as a gzip'd content dump at `path` (with odd records unless `odd` is False)."""
+def write_dump(path: Path, articles: Iterable[Article], odd: bool = True, compresslevel: int = 6,
+               long_records: Iterable[int] = (), real_size: bool = False) -> DumpFixture:
+    """Write `articles` as a gzip'd content dump at `path` (with odd records unless `odd` is False; the pages at
+    `long_records` with records of over 1 MiB)."""
     articles = list(articles)
     with gzip.open(path, "wt", encoding="utf-8", compresslevel=compresslevel) as out:
-        for line, _ in dump_lines(articles, odd):
+        for line, _ in dump_lines(articles, odd, long_records, real_size):
             out.write(line + "\n")
     popularity = {a.id: p for i, a in enumerate(articles) if (p := popularity_of(i, len(articles))) is not None}
     qids = {a.id: q for i, a in enumerate(articles) if (q := qid_of(i)) is not None}

@@ -109,8 +109,7 @@ def _import_dump(args) -> int:
     corpus, report = import_dump(args.file, name, args.top, batch_size=args.batch_size, columnar=args.columnar)
     path = report.stored or store_corpus(corpus)
     finish_import(name)
-    print(f"Imported {len(corpus)} articles into {name!r} in {report.seconds:.3g} s "
-          f"({len(corpus) / max(report.seconds, 1e-9):,.0f} articles/s) -> {path}")
+    print(f"Imported {len(corpus)} articles into {name!r} {report.speed()} -> {path}")
     for note in report.notes():
         print(note)
     return 0

@@ -91,11 +91,11 @@ class _Tally:
 
 
 def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Article]], directory: Path) -> Path:
-    """Write articles arriving in batches (memory: one batch plus the ids, titles and links of all) into
+    """Write articles arriving in batches (memory: one batch plus the ids, titles and aliases of all) into
     `directory`, replacing what was there only once all is written. Ids must be unique, as in `Corpus`."""
     directory = Path(directory)
     staging = staging_directory_for(directory)
-    tally, ids, titles, aliases, links = _Tally(), [], [], {}, []
+    tally, ids, titles, aliases = _Tally(), [], [], {}
     seen: set[str] = set()
     spans: list[tuple[int, int]] = []  # each batch's bytes in the file: its block checksum covers them
     try:
@@ -110,19 +110,21 @@ def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Arti
             if pending:
                 spans.append(_write_batch(sink, writer, pending, tally, seen, name))
         blocks = _block_checksums(staging / ARTICLES_ARROW, head, spans)
-        for row_batch in _iter_batches(staging / ARTICLES_ARROW, ("id", "title", "aliases", "links")):
+        for row_batch in _iter_batches(staging / ARTICLES_ARROW, ("id", "title", "aliases")):
             ids += row_batch["id"]
             titles += row_batch["title"]
-            links += row_batch["links"]
             aliases.update({len(ids) - len(row_batch["id"]) + i: names
                             for i, names in enumerate(row_batch["aliases"]) if names})
         position = {article_id: row for row, article_id in enumerate(ids)}
         incoming = np.zeros(len(ids), dtype=np.int32)
-        for targets in links:
-            for target in set(targets or ()):
-                if target in position:
-                    incoming[position[target]] += 1
-        del links, position
+        # links are read again a batch at a time: held all together they were most of the memory (80 strings an
+        # article at real sizes)
+        for row_batch in _iter_batches(staging / ARTICLES_ARROW, ("links",)):
+            for targets in row_batch["links"]:
+                for target in set(targets or ()):
+                    if target in position:
+                        incoming[position[target]] += 1
+        del position
         np.save(staging / IDS_FILE, _sorted_lookup(string_hashes(ids)))
         np.save(staging / TITLES_FILE, _sorted_lookup(string_hashes(titles)))
         np.save(staging / INCOMING_FILE, incoming)

@@ -25,7 +25,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from explore.atomic_files import file_written_atomically
-from explore.corpus.cirrus_dump import DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records
+from explore.corpus.cirrus_dump import (DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records,
+                                        refuse_another_format)
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import AspectNavError, CorpusFormatError
 from explore.json_seal import SEAL_KEY, seal_problem, sealed
@@ -74,8 +75,17 @@ class DumpImportReport:
     links_dropped: int
     resumed_from: str = ""  # where an interrupted import went on, e.g. "line 1200 of the import pass"
     restarted: str = ""  # why an interrupted import's saved state was not trusted (it started again)
-    seconds: float = 0.0
+    seconds: float = 0.0  # this run's time (a resumed import's earlier runs not counted)
     stored: Path | None = None  # where a columnar import already stored the corpus (None: the caller stores it)
+    articles_this_run: int | None = None  # articles this run read from the dump (a resumed import: fewer than all)
+
+    def speed(self) -> str:
+        """This run's articles, time and rate: a resumed import counts only what it read itself."""
+        articles = self.articles if self.articles_this_run is None else self.articles_this_run
+        rate = f"{articles / max(self.seconds, 1e-9):,.0f} articles/s"
+        if articles == self.articles:
+            return f"in {self.seconds:.3g} s ({rate})"
+        return f"this run read {articles} of them in {self.seconds:.3g} s ({rate}), the rest before it was resumed"
 
     def notes(self) -> list[str]:
         notes = []
@@ -107,6 +117,7 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
     if top is not None and top < 1:
         raise AspectNavError(f"--top must be at least 1, not {top}.")
     started = time.perf_counter()
+    refuse_another_format(path)
     work = work_dir(name)
     checkpoint, restarted = _resumable(work, path, top)
     resumed_from = ""
@@ -120,9 +131,10 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
         if checkpoint.phase == "choose":
             _choose(path, top, work, checkpoint, batch_size, bar, on_checkpoint)
         chosen = set(np.load(work / _HEAP_FILE)[:, 1].astype(np.int64).tolist()) if (work / _HEAP_FILE).exists() else set()
+    rows_before = _rows(_parts(work, checkpoint.parts))
     _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint)
     bar.close()
-    rows = sum(pq.ParquetFile(part).metadata.num_rows for part in _stored_parts(work))
+    rows = _rows(_stored_parts(work))
     stored = None
     if rows and (columnar if columnar is not None else rows >= COLUMNAR_FROM):
         from explore.corpus.columnar_store import load_columnar
@@ -137,8 +149,12 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
         raise CorpusFormatError(f"{path}: no articles (every record was skipped: "
                                 f"{', '.join(checkpoint.examples[:3]) or 'the file is empty'})")
     report = DumpImportReport(len(corpus), dict(checkpoint.skipped), tuple(checkpoint.examples), kept, dropped,
-                              resumed_from, restarted, time.perf_counter() - started, stored)
+                              resumed_from, restarted, time.perf_counter() - started, stored, rows - rows_before)
     return corpus, report
+
+
+def _rows(parts: list[Path]) -> int:
+    return sum(pq.ParquetFile(part).metadata.num_rows for part in parts)
 
 
 def work_dir(name: str) -> Path:
@@ -349,7 +365,8 @@ def _assemble(path: Path, name: str, top: int | None, work: Path) -> tuple[Corpu
 
 def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, directory: Path) -> tuple[int, int, int]:
     """`_assemble` written straight into a columnar store at `directory`, one batch at a time: the texts never sit
-    in memory together (the ids, titles and links of all do). Returns (articles, links kept, links dropped)."""
+    in memory together (the ids, titles and aliases of all do, and the link targets). Returns (articles, links kept,
+    links dropped)."""
     from explore.corpus.columnar_store import save_columnar
 
     parts = _stored_parts(work)
@@ -361,7 +378,7 @@ def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, direc
             kept, dropped = kept + batch_kept, dropped + batch_dropped
     save_columnar(name, _provenance(path, top, kept), (batch for batch, _, _ in _assembled_batches(parts, target)),
                   directory)
-    return sum(pq.ParquetFile(part).metadata.num_rows for part in parts), kept, dropped
+    return _rows(parts), kept, dropped
 
 
 def _stored_parts(work: Path) -> list[Path]:

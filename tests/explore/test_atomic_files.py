@@ -36,3 +36,23 @@ def test_a_directory_swap_replaces_the_whole_directory(tmp_path):
     swap_directory_into_place(staging, target)
     assert [p.name for p in target.iterdir()] == ["new.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["space"]
+
+
+def test_staging_left_by_a_killed_writer_goes_at_the_next_write_a_live_writers_stays(tmp_path):
+    import subprocess
+    import sys
+
+    from explore.atomic_files import staging_directory_for
+
+    target = tmp_path / "million"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    left = tmp_path / f".million-abcd1234.{int(gone.stdout)}.staging"  # what a killed build leaves
+    left.mkdir()
+    (left / "articles.arrow").write_bytes(b"x" * 1000)
+    live = staging_directory_for(target)  # this process: a writer at work
+    assert not left.exists() and live.exists()
+    other = tmp_path / "other"
+    staging_directory_for(other)
+    assert live.exists()  # another target's write never touches it, nor does a live writer's staging go
+    staging_directory_for(target)
+    assert live.exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from tqdm import tqdm
 
@@ -54,6 +55,9 @@ def register_label(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--output", type=name_argument("corpus"),
                         help="store the labelled corpus under this name (default: a new version of CORPUS)")
     parser.add_argument("--force", action="store_true", help="replace an existing corpus named by --output")
+    parser.add_argument("--wikidata-dump", type=Path, metavar="FILE",
+                        help="read the values from a Wikidata JSON dump (latest-all.json.gz or .bz2) instead of a "
+                             "SPARQL endpoint: no requests; killed, the same command goes on where it stopped")
     parser.add_argument("--batch-size", type=_positive, default=100, metavar="N",
                         help="item ids per SPARQL query (default: %(default)s)")
     parser.add_argument("--endpoint", default=WIKIDATA_ENDPOINT, help="SPARQL endpoint (default: %(default)s)")
@@ -93,16 +97,35 @@ def _label(args) -> int:
     output = args.output or corpus.name
     if output != corpus.name and (corpus_path(output) / CARD_FILE).exists() and not args.force:
         raise AspectNavError(f"A corpus named {output!r} exists; pass --force to replace it or another --output.")
+    aspects = ", ".join(f"{pid} -> {name}" for pid, name in recipe.aspects.items())
+    if args.wikidata_dump is not None:
+        return _label_from_dump(args, recipe, corpus, output, aspects)
     settings = LabelSettings(
         endpoint=args.endpoint, items_per_query=args.batch_size, progress=False if args.no_progress else None,
         etiquette=Etiquette(user_agent=args.user_agent, timeout_s=args.timeout, on_wait=tqdm.write),
     )
-    aspects = ", ".join(f"{pid} -> {name}" for pid, name in recipe.aspects.items())
     print(f"Labelling {corpus.name!r} ({len(corpus)} articles) with recipe {recipe.name!r}: {aspects} "
           f"({settings.endpoint}, {settings.items_per_query} items per query)")
     return _fetch_and_store(lambda: label_corpus(corpus, recipe, settings, output), output,
                             "Nothing was stored; answers fetched before the failure are cached: rerun the same "
                             "command to resume.")
+
+
+def _label_from_dump(args, recipe, corpus, output: str, aspects: str) -> int:
+    from explore.corpus.wikidata.dump_labels import finish_dump_labels, label_corpus_from_dump
+
+    if args.endpoint != WIKIDATA_ENDPOINT:
+        raise AspectNavError("Give --wikidata-dump or --endpoint, not both: the dump replaces the endpoint.")
+    print(f"Labelling {corpus.name!r} ({len(corpus)} articles) with recipe {recipe.name!r}: {aspects} "
+          f"(the Wikidata dump {args.wikidata_dump})")
+    labelled, summary = label_corpus_from_dump(corpus, recipe, args.wikidata_dump, output,
+                                               progress=False if args.no_progress else None)
+    path = store_corpus(labelled)
+    finish_dump_labels(output)
+    for line in summary.lines():
+        print(line)
+    print(f"Stored {len(labelled)} articles as {output!r} -> {path}")
+    return 0
 
 
 def _fetch_and_store(fetch, name: str, on_failure: str) -> int:

@@ -44,6 +44,7 @@ class LabelSummary:
     replaced_aspects: tuple[str, ...] = ()  # aspects the corpus had, whose labels the recipe's replaced
     fetched: int = 0
     from_cache: int = 0
+    read_from: str = ""  # a dump the values were read from (no requests then)
 
     @property
     def without_qid(self) -> int:
@@ -63,6 +64,7 @@ class LabelSummary:
             f"  labelled:                {self.labelled}",
             f"  with each aspect:        {aspects}",
             *([f"Replaced the earlier labels of: {', '.join(self.replaced_aspects)}"] if self.replaced_aspects else []),
+            f"Read from {self.read_from}" if self.read_from else
             f"Requests: {self.fetched} fetched, {self.from_cache} from the cache",
         ]
 
@@ -95,6 +97,16 @@ def label_corpus(corpus: Corpus, recipe: Recipe, settings: LabelSettings | None 
                 known = parse_known_items(sparql.select(known_items_query(silent)))
                 summary.unknown_items.extend(qid for qid in silent if qid not in known)
             bar.update(len(batch))
+    summary.fetched, summary.from_cache = cache.counts.fetched, cache.counts.cached
+    return labelled_corpus(corpus, recipe, values, summary, {"aspects_endpoint": settings.endpoint}, output)
+
+
+def labelled_corpus(corpus: Corpus, recipe: Recipe, values: dict[str, dict[str, tuple[str, ...]]],
+                    summary: LabelSummary, source: dict[str, str], output: str | None) -> tuple[Corpus, LabelSummary]:
+    """`corpus` (renamed `output`) with the recipe's aspects set from `values` ({qid: {aspect: labels}}, however
+    they were read), earlier labels of those aspects replaced, other aspects kept; the summary's counts filled in and
+    `source` (where the values came from) recorded in the provenance."""
+    qids = [article.id for article in corpus if QID.match(article.id)]
     names = list(dict.fromkeys(recipe.aspects.values()))
     summary.replaced_aspects = tuple(name for name in names if name in corpus.aspect_names)
     articles = []
@@ -106,8 +118,7 @@ def label_corpus(corpus: Corpus, recipe: Recipe, settings: LabelSettings | None 
         summary.aspect_articles[name] = sum(1 for article in articles if article.aspects.get(name))
         summary.aspect_labels[name] = len({label for article in articles for label in article.aspects.get(name, ())})
     summary.labelled = sum(1 for qid in qids if values.get(qid))
-    summary.fetched, summary.from_cache = cache.counts.fetched, cache.counts.cached
-    details = {**corpus.provenance.details, "aspects_endpoint": settings.endpoint, "aspects_recipe": recipe.name,
+    details = {**corpus.provenance.details, **source, "aspects_recipe": recipe.name,
                "aspects_recipe_json": recipe.to_json(),
                "aspects_labelled_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     return Corpus(output or corpus.name, articles, replace(corpus.provenance, details=details)), summary

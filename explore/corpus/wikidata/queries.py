@@ -127,7 +127,7 @@ def parse_aspect_values(recipe: Recipe, rows: list[Row]) -> dict[str, dict[str, 
     collected: dict[str, dict[str, set[str]]] = {}
     for row in rows:
         qid, pid = qid_of(row.get("item")), _text(row, "property")
-        if pid not in recipe.aspects or "value" not in row:
+        if pid not in recipe.aspects or "value" not in row or _unknown_value(row["value"]):
             continue
         label = _text(row, "valueLabel") or qid_of(row["value"])
         if label:
@@ -136,6 +136,11 @@ def parse_aspect_values(recipe: Recipe, rows: list[Row]) -> dict[str, dict[str, 
         qid: {aspect: tuple(sorted(labels)) for aspect, labels in by_aspect.items()}
         for qid, by_aspect in collected.items()
     }
+
+
+def _unknown_value(term: dict) -> bool:
+    """Wikidata's "unknown value" (somevalue): a blank node, or a .well-known/genid IRI in today's RDF; no label."""
+    return term.get("type") == "bnode" or "/.well-known/genid/" in str(term.get("value", ""))
 
 
 def parse_aliases(rows: list[Row]) -> dict[str, tuple[str, ...]]:

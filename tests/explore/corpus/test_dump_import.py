@@ -106,6 +106,11 @@ def test_resumes_after_an_interruption_with_nothing_lost_or_counted_twice(dump, 
     assert resumed.content_hash == whole.content_hash
     assert report.skipped == whole_report.skipped and report.links_kept == whole_report.links_kept
     assert "Resumed an interrupted import at line" in "\n".join(report.notes())
+    # its speed is its own: the articles it read over its time, not all of them
+    assert 0 < report.articles_this_run <= len(resumed)  # all of them when killed in the --top pass
+    if report.articles_this_run < len(resumed):
+        assert report.speed().startswith(f"this run read {report.articles_this_run} of them in ")
+    assert f"({report.articles_this_run / report.seconds:,.0f} articles/s)" in report.speed()
 
 
 def test_a_checkpoint_of_another_top_starts_over(dump):
@@ -174,3 +179,22 @@ def test_a_columnar_import_stores_the_same_corpus_batch_by_batch(dump, capsys):
     assert main(["corpus", "import-dump", str(dump.path), "--top", "40", "--name", "cli-columnar", "--columnar"]) == 0
     assert "Imported 40 articles into 'cli-columnar'" in capsys.readouterr().out
     assert isinstance(open_corpus("cli-columnar"), ColumnarCorpus) and not work_dir("cli-columnar").exists()
+
+
+def test_a_record_over_one_mib_is_kept_and_later_line_numbers_stay_exact(vital_corpus, tmp_path):
+    """A popular article's record (a short lead, 1.2 MB of text and source text) is read for what the import keeps;
+    the line numbers after it are the file's."""
+    articles = vital_corpus.articles[:60]
+    fixture = write_dump(tmp_path / "enwiki.json.gz", articles, long_records=(5, 7))
+    with gzip.open(fixture.path, "rb") as lines:
+        assert sum(len(line) > (1 << 20) for line in lines) == 2
+    corpus, report = import_dump(fixture.path, "long")
+    assert [a.title for a in corpus] == [a.title for a in articles]
+    for index in (5, 7):
+        got = corpus[expected_id(fixture, articles[index])]
+        assert got.text == articles[index].text
+        assert got.links == expected_links(fixture, articles[index], articles)
+        assert got.aliases == tuple(alias for alias in articles[index].aliases if alias != articles[index].title)
+    assert SkipReason.BAD_LINE.name in report.skipped
+    bad_line = line_of(fixture.path, BAD_JSON_LINE)
+    assert f"{fixture.path}, line {bad_line}: not valid JSON (" in "\n".join(report.examples)

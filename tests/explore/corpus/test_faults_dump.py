@@ -78,7 +78,8 @@ def test_line_numbers_stay_exact_after_a_line_over_one_mib(tmp_path):
     path = write(tmp_path / "enwiki.json.gz", lines, gzip.open)
     _, report = import_dump(path, "long")
     assert report.skipped[SkipReason.BAD_LINE.name] == 2  # the long line once, the broken one once
-    assert report.examples[0].endswith("line 3: longer than 1 MiB, the limit for one article")
+    assert report.examples[0].endswith("line 3: the fields this import keeps (title, lead, links, redirects) are "
+                                       "longer than 1 MiB, the limit for one article")
     assert "line 11: not valid JSON" in report.examples[1]
 
 
@@ -112,3 +113,22 @@ def test_damaged_resume_state_is_never_resumed(tmp_path, damage, file, checkpoin
     assert len(resumed) == 150 and resumed.content_hash == whole.content_hash
     assert report.resumed_from == ""
     assert any(f"{file} " in note and "started again" in note for note in report.notes()), report.notes()
+
+
+def test_a_jsonl_corpus_or_a_wikidata_dump_is_named_from_its_first_lines_with_the_right_command(tmp_path, capsys,
+                                                                                                 monkeypatch):
+    from explore.corpus import dump_import
+
+    jsonl = tmp_path / "mine.jsonl"
+    lines = [json.dumps({"id": f"a{i}", "title": f"Article {i}", "text": "A lead."}) for i in range(50_000)]
+    jsonl.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(dump_import, "open_dump", lambda path: pytest.fail("the import pass began"))
+    assert main(["corpus", "import-dump", str(jsonl), "--name", "mine"]) == 2  # told from its first lines
+    err = capsys.readouterr().err
+    assert f"{jsonl}: a JSONL corpus" in err and f"`aspectnav corpus import {jsonl} --name NAME`" in err
+    wikidata = tmp_path / "latest-all.json.gz"
+    write(wikidata, ["[", '{"type":"item","id":"Q1","labels":{}},', '{"type":"item","id":"Q2","labels":{}}', "]"],
+          gzip.open)
+    assert main(["corpus", "import-dump", str(wikidata), "--name", "wd"]) == 2
+    err = capsys.readouterr().err
+    assert "a Wikidata JSON dump" in err and f"--wikidata-dump {wikidata}" in err

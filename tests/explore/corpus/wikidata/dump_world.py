@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.cirrus_dump_fixture import DumpFixture
+from tests.wikidata_dump_fixture import Entity, Statement
 
 from .fixture_world import RDFS_LABEL, WD, WDT
 
@@ -76,3 +77,52 @@ def dump_world(dump: DumpFixture) -> DumpWorld:
         if labels:
             expected[qid] = {aspect: tuple(sorted(names)) for aspect, names in labels.items()}
     return DumpWorld("\n".join(lines) + "\n", expected, unknown, values)
+
+
+ABSENT_VALUE = "Q4999998"  # a value item missing from the dump (deleted since): named by its QID
+DEPRECATED_VALUE, PREFERRED_VALUE = "Atlantis", "Ruritania"
+
+
+def dump_entities(dump: DumpFixture) -> list[Entity]:
+    """The same kind of world as `dump_world`, as Wikidata JSON dump entities in dump order, with what real entities
+    have: deprecated statements (never a label), a preferred one (the only label of its property then), "unknown
+    value" and "no value" statements, a value with no English label, a value missing from the dump, a value entity
+    written before the items that need it (found by the second pass) and an entity line of over 1 MiB. Items the
+    server does not know (`is_unknown`) are not in it."""
+    values: dict[str, str] = {}
+
+    def value(label: str) -> str:
+        return values.setdefault(label, f"Q{500000 + len(values)}")
+
+    items: list[Entity] = []
+    for index, article in enumerate(dump.articles):
+        qid = dump.qids.get(article.id)
+        if qid is None or is_unknown(index):
+            continue
+        person = bool(article.aspects.get("occupation"))
+        country = "P27" if person else "P17"
+        claims = {
+            country: [Statement(value(name)) for name in article.aspects.get("country", ())],
+            "P106": [Statement(value(name)) for name in article.aspects.get("occupation", ())],
+            "P31": [Statement(value(name))
+                    for name in (("human",) if person else article.aspects.get("place_type", ()))],
+        }
+        if index == 3:
+            claims[country].append(Statement(NO_ENGLISH_LABEL))
+        if index % 10 == 1:
+            claims[country].append(Statement(value(DEPRECATED_VALUE), rank="deprecated"))
+        if index % 10 == 2 and claims[country]:
+            claims[country].append(Statement(value(PREFERRED_VALUE), rank="preferred"))
+        if index % 10 == 4:
+            claims["P106"].append(Statement(snaktype="somevalue"))
+        if index % 10 == 6:
+            claims["P136"] = [Statement(snaktype="novalue")]
+        if index == 8:
+            claims["P452"] = [Statement(ABSENT_VALUE)]
+        items.append(Entity(qid, {"en": article.title, "de": article.title},
+                            {pid: tuple(s) for pid, s in claims.items() if s},
+                            enwiki=article.title, padding=1_300_000 if index == 10 else 0))
+    value_entities = [Entity(qid, {"en": label}) for label, qid in values.items()]
+    value_entities.append(Entity(NO_ENGLISH_LABEL, {"de": "Nirgendland"}))
+    before, after = value_entities[::2], value_entities[1::2]
+    return [Entity("P31", {"en": "instance of"}), *before, *items[:len(items) // 2], *after, *items[len(items) // 2:]]
