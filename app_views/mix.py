@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from explore.corpus.model import Article
-from explore.mix import compose, default_mix, has_links, mixable_spaces, text_mix
+from explore.mix import (DEFAULT_GENERIC_SHARE, compose, default_mix, generic_space_name, has_links, mixable_spaces,
+                         text_mix, weighted_mix)
 from explore.neighbours import Neighbourhood
 from explore.query import Blend
 from explore.ranking import LINKS_COMPONENT
@@ -45,8 +46,17 @@ def shown_mix(engine: Neighbourhood | None, seed: Article | None, chosen: Blend 
 
 
 def with_spaces(engine: Neighbourhood, mix: Blend | None, names: Sequence[str]) -> Blend | None:
-    """`mix` with its spaces replaced by `names` (equal weights), its links share kept; None when empty."""
-    return compose([n for n in mixable_spaces(engine) if n in names], links_share(mix))
+    """`mix` with its spaces replaced by `names`, its links share kept; None when empty. Generic, when picked beside
+    other spaces, keeps its share of what the links leave (the default's when the mix had none: a mix is relevant
+    first); the other spaces share the rest equally."""
+    chosen = [n for n in mixable_spaces(engine) if n in names]
+    generic = generic_space_name(engine)
+    if generic not in chosen or len(chosen) == 1:
+        return compose(chosen, links_share(mix))
+    weights = mix.normalised() if mix else {}
+    rest = 1 - weights.get(LINKS_COMPONENT, 0.0)
+    share = weights[generic] / rest if generic in weights and rest > 0 else DEFAULT_GENERIC_SHARE
+    return weighted_mix([n for n in chosen if n != generic], generic, share, links_share(mix))
 
 
 def with_links_share(engine: Neighbourhood, seed: Article | None, mix: Blend | None, share: float) -> Blend | None:

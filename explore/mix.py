@@ -68,10 +68,10 @@ def default_mix(engine: Neighbourhood, seed: Article | None, links_share: float 
     names = seed_aspect_spaces(engine, seed)
     generic = generic_space_name(engine)
     linked = has_links(engine) and any(i in engine.corpus and i != seed.id for i in seed.links)
-    return _weighted(names, generic, generic_share, links_share if linked else 0.0)
+    return weighted_mix(names, generic, generic_share, links_share if linked else 0.0)
 
 
-def _weighted(names: Sequence[str], generic: str | None, generic_share: float, links_share: float) -> Blend | None:
+def weighted_mix(names: Sequence[str], generic: str | None, generic_share: float, links_share: float) -> Blend | None:
     """`links_share` for the links, generic at `generic_share` of the rest, `names` sharing what is left equally
     (all of it to generic, or to `names`, when the other is missing)."""
     if not names or generic is None or not generic_share:
@@ -100,4 +100,4 @@ def text_mix(engine: Neighbourhood, generic_share: float = TEXT_GENERIC_SHARE) -
     names = [name for name in mixable_spaces(engine)
              if engine.spaces[name].kind in ("generic", "aspect") and encodes_text(engine, name)]
     generic = next((name for name in names if engine.spaces[name].kind == "generic"), None)
-    return _weighted([name for name in names if engine.spaces[name].kind == "aspect"], generic, generic_share, 0.0)
+    return weighted_mix([name for name in names if engine.spaces[name].kind == "aspect"], generic, generic_share, 0.0)

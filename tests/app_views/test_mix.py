@@ -25,7 +25,12 @@ def test_the_effective_mix_drops_what_this_corpus_or_seed_cannot_weigh():
 
 def test_pills_keep_the_links_share_and_the_links_weight_keeps_the_spaces_proportions():
     mix = Blend.of({"links": 0.2, "country": 0.6, "occupation": 0.2})
-    assert str(with_spaces(ENGINE, mix, ["occupation", "generic"])) == "links:0.2,occupation:0.4,generic:0.4"
+    # generic picked beside a space takes the default's share of what the links leave (the mix had none)...
+    assert str(with_spaces(ENGINE, mix, ["occupation", "generic"])) == "links:0.2,occupation:0.32,generic:0.48"
+    # ...or keeps the share it had: dropping a space reshapes only the spaces
+    default = Blend.of({"links": 0.05, "country": 0.19, "occupation": 0.19, "generic": 0.57})
+    assert str(with_spaces(ENGINE, default, ["occupation", "generic"])) == "links:0.05,occupation:0.38,generic:0.57"
+    assert str(with_spaces(ENGINE, mix, ["generic"])) == "links:0.2,generic:0.8"  # alone: all of the rest
     assert with_spaces(ENGINE, None, []) is None
     assert str(with_links_share(ENGINE, CORPUS["p3"], mix, 0.5)) == "links:0.5,country:0.37,occupation:0.12"
     assert str(with_links_share(ENGINE, CORPUS["p3"], Blend.of({"links": 1}), 0.4)) == \
