@@ -21,7 +21,8 @@ DIM = 64
 
 def label_space(corpus, name, kind, aspects):
     """Each label a random direction, each article the sum of its labels' plus a little noise (so no
-    two rows coincide); the generic stand-in hashes words instead."""
+    two rows coincide); the generic stand-in hashes words, with a share of the labels' directions (the relevant-first
+    columns take their candidates from generic's nearest, explore/relevant_first.py)."""
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     rows = 0.05 * rng.standard_normal((len(corpus), DIM)).astype(np.float32)  # labels dominate: a label-less row stays far
     directions: dict[str, np.ndarray] = {}
@@ -32,6 +33,9 @@ def label_space(corpus, name, kind, aspects):
         else:
             for word in article.text.lower().split()[:60]:
                 rows[row, zlib.crc32(word.encode()) % DIM] += 1.0
+            # what a real generic space has too: articles of one country or trade read alike
+            for token in (f"{a}={label}" for a in ("country", "occupation") for label in article.labels(a)):
+                rows[row] += directions.setdefault(token, rng.standard_normal(DIM).astype(np.float32)) / 2
     rows /= np.linalg.norm(rows, axis=1, keepdims=True)
     return Space(name, kind, aspects=aspects)._set_state(rows, corpus.name, corpus.content_hash, "test", "fp32",
                                                          "", 0.0, "test")
@@ -69,6 +73,8 @@ def test_the_default_study_gets_credited_candidates_from_the_engine(engine, vita
             assert credited[task.check.source_label] == [task.check.article]
         assert {s: len(v) for s, v in credited.items()} == expected, task.id
         assert set(credited.get("links", ())) <= set(served[:3])
+        # the aspect column is served relevant first (explore/relevant_first.py): the seed's related articles, those
+        # sharing its label ranked up
         assert all(task.label in vital_corpus[i].labels(task.aspect) for i in credited["aspect"]), task.id
         assert 5 <= len(candidates) <= 12 + (task.check is not None)
 
