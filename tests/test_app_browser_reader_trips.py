@@ -5,6 +5,8 @@ Screenshots: test-artifacts/trips_*.png.
 """
 from __future__ import annotations
 
+import re
+
 import time
 
 import pytest
@@ -109,13 +111,13 @@ def test_the_keyboard_keeps_its_place_on_a_slider_and_columns_per_row_live_in_th
     assert driver.execute_script("return document.activeElement.dataset.focus;") == "an-k"
 
     def pill(d):
-        return next(p for p in d.find_elements("css selector", ".an-pill") if p.text.strip() == "generic")
+        return next(p for p in d.find_elements("css selector", ".an-pill") if p.text.strip() == "union")
 
     driver.execute_script("arguments[0].focus();", pill(driver))
     driver.switch_to.active_element.send_keys(Keys.SPACE)  # a pill pressed from the keyboard
-    wait(driver, lambda d: pill(d).get_attribute("aria-pressed") == "true", timeout=30, message="generic in the mix")
+    wait(driver, lambda d: pill(d).get_attribute("aria-pressed") == "true", timeout=30, message="union in the mix")
     idle(driver)
-    assert driver.execute_script("return document.activeElement.dataset.focus;") == "pill:generic"
+    assert driver.execute_script("return document.activeElement.dataset.focus;") == "pill:union"
     driver.get(driver.current_url)  # a reload (or a shared link) keeps the layout
     wait(driver, lambda d: d.find_elements("css selector", ".an-per-row select"), message="the panel again")
     idle(driver)
@@ -129,7 +131,7 @@ def test_a_free_text_seed_gets_its_own_mix_said_in_its_column(server, browser):
     assert headings[:2] == ["generic", "your mix"], headings
     column = next(c for c in driver.find_elements("css selector", ".an-col") if
                   c.find_element("css selector", ".an-heading").text.strip() == "your mix")
-    assert "Free text has no labels to pick spaces by" in column.text and "60% generic similarity" in column.text
+    assert "Free text has no labels to pick spaces by" in column.text and re.search(r"(60|61)% generic similarity", column.text)
     assert len(column.find_elements("css selector", ".an-card")) >= 3
     shot(driver, "trips_free_text_mix.png")
 
