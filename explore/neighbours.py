@@ -152,23 +152,41 @@ class Neighbourhood:
         candidates related to the seed at all, explore/relevant_first.py), any other query as `ranked_rows`.
         Scores are the weighted similarity (≤ 1), without the shared-label term the order also counts."""
         query = Query.parse(query)
-        generic = self._generic_space()
-        policy = self.relevant_first
         mix = self.resolve(query)
-        if policy is None or generic is None or not policy.serves(query.kind) or set(mix) == {LINKS_COMPONENT}:
+        if not self._served_relevant_first(query, mix):
             return self.ranked_rows(query, seed_row, k)  # a links-only mix has no similarity to rank a pool by
-        mix = policy.served_mix(query.kind, mix, generic.name)
         seed = self.corpus.articles[seed_row]
-        linked = self.linked_rows(seed)
-        nearest = generic.nearest(generic.vector(seed_row), policy.serving[query.kind].pool_size + 1)[0]
+        vectors = {name: self.spaces[name].vector(seed_row) for name in self._served_spaces(query, mix)}
+        return self._relevant_first_rows(query, mix, vectors, k, seed_row, seed, self.linked_rows(seed))
+
+    def _served_relevant_first(self, query: Query, mix: Mapping[str, float]) -> bool:
+        policy = self.relevant_first
+        return (policy is not None and self._generic_space() is not None and policy.serves(query.kind)
+                and set(mix) != {LINKS_COMPONENT})
+
+    def _served_spaces(self, query: Query, mix: Mapping[str, float]) -> list[str]:
+        """The spaces a relevant-first column needs a vector of the seed in: its own and generic."""
+        served = self.relevant_first.served_mix(query.kind, mix, self._generic_space().name)
+        return list(dict.fromkeys([self._generic_space().name, *(n for n in served if n != LINKS_COMPONENT)]))
+
+    def _relevant_first_rows(self, query: Query, mix: Mapping[str, float], vectors: Mapping[str, np.ndarray],
+                             k: int, seed_row: int | None = None, seed: Article | None = None,
+                             linked: list[int] | tuple = ()) -> tuple[np.ndarray, np.ndarray]:
+        """The column's k best among the candidates related to the seed at all (its generic neighbours and links),
+        by the served mix and, for an article seed, the labels it shares (a typed sentence has none)."""
+        policy, generic = self.relevant_first, self._generic_space()
+        mix = policy.served_mix(query.kind, mix, generic.name)
+        nearest = generic.nearest(vectors[generic.name], policy.serving[query.kind].pool_size + 1)[0]
         pool = relevant_pool(nearest, linked, seed_row)
-        candidates = [self.corpus.articles[row] for row in pool]
-        shared = {name: shared_share(seed, candidates, self.spaces[name].aspects if self.spaces[name].kind in
-                                     LABELLED_KINDS else ()) for name in mix if name != LINKS_COMPONENT}
-        vectors = {name: self.spaces[name].vector(seed_row) for name in mix if name != LINKS_COMPONENT}
         similarity = pool_similarity(self.spaces, mix, vectors, pool, linked)
-        label_weight = policy.serving[query.kind].label_weight
-        order = np.argsort(-(similarity + label_weight * shared_term(mix, shared)), kind="stable")[:k]
+        if seed is not None:
+            candidates = [self.corpus.articles[row] for row in pool]
+            shared = {name: shared_share(seed, candidates, self.spaces[name].aspects if self.spaces[name].kind in
+                                         LABELLED_KINDS else ()) for name in mix if name != LINKS_COMPONENT}
+            similarity_and_labels = similarity + policy.serving[query.kind].label_weight * shared_term(mix, shared)
+        else:
+            similarity_and_labels = similarity
+        order = np.argsort(-similarity_and_labels, kind="stable")[:k]
         # the score a card shows is the weighted similarity: the shared label it was ranked up for is its chip
         return pool[order], similarity[order]
 
@@ -193,8 +211,12 @@ class Neighbourhood:
         mix = self.resolve(query)
         if LINKS_COMPONENT in mix:
             raise InvalidQueryError(f"Blend {query.blend} weighs links, which need an article seed, not free text.")
-        vectors = self._encode_text(str(text).strip(), list(mix))
-        rows, scores = ranked_rows(self.spaces, mix, vectors, k)
+        if self._served_relevant_first(query, mix):  # as an article's column is: related first, then the aspect
+            vectors = self._encode_text(str(text).strip(), self._served_spaces(query, mix))
+            rows, scores = self._relevant_first_rows(query, mix, vectors, k)
+        else:
+            vectors = self._encode_text(str(text).strip(), list(mix))
+            rows, scores = ranked_rows(self.spaces, mix, vectors, k)
         return [self._neighbour(self.corpus.articles[r].id, round(float(s), 6), None) for r, s in zip(rows, scores)]
 
     def space_vector(self, seed: "str | Article | None", name: str, text: str | None = None) -> np.ndarray:

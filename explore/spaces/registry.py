@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,6 +71,7 @@ class SpaceRegistry:
         self.progress = progress
         self._open: dict[str, Space] = {}
         self.left_out: dict[str, str] = {}  # by open_all: each space it could not open, and why
+        self._projections_checked = False
 
     def names(self) -> list[str]:
         self._recover_interrupted_writes()
@@ -92,9 +94,31 @@ class SpaceRegistry:
 
     def _recover_interrupted_writes(self) -> None:
         """A save killed inside its directory swap leaves a space under `.name.old` (or completed): put it back before
-        anyone lists or opens, or the space is hidden and rebuilt; abandoned staging folders go (as for corpora)."""
+        anyone lists or opens, or the space is hidden and rebuilt; abandoned staging folders go (as for corpora).
+        Once per registry, data-home projections of shipped heads that the shipped assets no longer match go too."""
         for root in (self.home, self.shipped):
             recover_directories(root)
+        if not self._projections_checked:
+            self._projections_checked = True
+            for manifest in self.home.glob(f"*/{MANIFEST_FILE}") if self.home.is_dir() else ():
+                self._drop_superseded_projection(manifest.parent.name)
+
+    def _drop_superseded_projection(self, name: str) -> None:
+        """The data home keeps the projection of a shipped head space (`open` makes it on first use); it is only a
+        cache of the shipped space, and would shadow it. When the shipped space changed since (a release shipping
+        another head, or the full-mode vectors instead), or the checkout moved, it is dropped: `open` then uses or
+        projects the shipped space as it is now."""
+        copy, shipped = self.home / name, self.shipped / name
+        try:
+            manifest = read_manifest(copy)
+        except SpaceUnusable:
+            return
+        why = _superseded_because(manifest, copy, shipped, self.home)
+        if why is None:
+            return
+        log.info("Space %r of corpus %r: the data home's projection of the shipped head is out of date (%s); "
+                 "dropping it.", name, self.corpus.name, why)
+        shutil.rmtree(copy, ignore_errors=True)
 
     def open(self, name: str, encode: bool = True) -> Space:
         """`encode=False`: a space that would need the transformer to run (not built, stale or damaged, and
@@ -279,6 +303,36 @@ class SpaceRegistry:
                 old.unlink(missing_ok=True)  # the index of earlier embeddings of this space
         self._open[space.name] = space
         return space
+
+
+def _superseded_because(manifest: dict, copy: Path, shipped: Path, home: Path) -> str | None:
+    """Why the data-home space `copy` (its `manifest`), if it is a projection of a shipped head, no longer stands
+    for the shipped space `shipped`; None when it does, or when it is a space of the reader's own. A projection's
+    encoder is the shipped head's folder, `.../spaces/<corpus>/<space>/encoder`, written as an absolute path."""
+    encoder = str(manifest.get("encoder") or "")
+    if not encoder.startswith("dir:"):
+        return None
+    head = Path(encoder[len("dir:"):])
+    if (not head.is_absolute() or head.name != ENCODER_DIR or head.parent.name != copy.name
+            or head.parent.parent.name != shipped.parent.name or _inside(head, home)):
+        return None  # a head of the reader's own (trained into the data home, or anywhere else)
+    try:
+        current = read_manifest(shipped)
+    except SpaceUnusable:
+        return None  # nothing shipped under that name now: the copy is all there is
+    if head.parent.resolve() != shipped.resolve():
+        return f"projected from {head.parent}, the shipped space is now {shipped}"
+    if current["embeddings"].get("file") is not None:
+        return "the shipped space now ships its own vectors"
+    return None  # another head at the same place: opening the copy finds its fingerprint stale and projects anew
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve().relative_to(Path(folder).resolve())
+    except ValueError:
+        return False
+    return True
 
 
 def _derived_only(directory: Path) -> bool:

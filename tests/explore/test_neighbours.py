@@ -284,3 +284,28 @@ def test_a_column_whose_related_articles_do_not_share_its_aspect_is_not_drawn(en
     finally:
         engine.relevant_first = RelevantFirst()
         engine._seed_rows.cache_clear()
+
+
+def test_a_typed_sentence_is_served_relevant_first_as_an_article_is(engine, minilm):
+    """A free-text aspect column ranks the sentence's related articles (its generic nearest), by the served mix;
+    a sentence has no labels, so no label term."""
+    from explore.relevant_first import RelevantFirst, Serving
+
+    corpus = engine.corpus
+    painter = Space("painterly", "aspect", "minilm", ("occupation",)).fit(corpus, minilm, progress=False)
+    served = Neighbourhood(corpus, [*engine.spaces.values(), painter],
+                           relevant_first=RelevantFirst({Kind.ASPECT: Serving(3, 0.5)}))
+    text = "an impressionist painter of water lilies"
+    result = served.neighbours_for_text(text, "aspect:painterly", k=10)
+    generic = served.spaces["generic"]
+    vector = served.space_vector(None, "generic", text=text)
+    pool = set(generic.nearest(vector, 4)[0])
+    assert len(result) == 4 and {corpus.position[n.id] for n in result} == pool  # the related articles only
+    assert "monet" in ids(result) and all(n.shared == {} for n in result)
+    for n in result:
+        row = np.array([corpus.position[n.id]])
+        expected = 0.5 * painter.similarities(served.space_vector(None, "painterly", text=text), row)[0] \
+            + 0.5 * generic.similarities(vector, row)[0]
+        assert n.score == pytest.approx(float(expected), abs=1e-5)
+    plain = Neighbourhood(corpus, served.spaces, relevant_first=None)
+    assert len(plain.neighbours_for_text(text, "aspect:painterly", k=10)) == 10  # the whole corpus, unserved

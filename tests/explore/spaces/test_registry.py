@@ -139,3 +139,59 @@ def test_a_shipped_head_keeps_its_training_record_in_a_fresh_data_home(registry,
     fresh = SpaceRegistry(registry.corpus, home=tmp_path / "fresh-home", shipped=registry.shipped, progress=False)
     derived = fresh.open("occupation")
     assert json.loads((derived.directory_ / TRAINING_RECORD_FILE).read_text())["split"]["fingerprint"] == "f00"
+
+
+def _ship_head(registry, tmp_path, name, seed):
+    save_head(tmp_path / f"{name}-head-{seed}", [np.random.default_rng(seed).normal(size=(8, 384))], [None],
+              ["identity"], base_encoder="minilm")
+    registry.build(SpaceDefinition(name, "aspect", str(tmp_path / f"{name}-head-{seed}")))
+    return registry.ship(name)
+
+
+def test_a_projection_of_a_shipped_head_gives_way_when_the_release_ships_vectors(registry, tmp_path, caplog):
+    registry.open("generic")
+    registry.ship("generic")
+    _ship_head(registry, tmp_path, "occupation", seed=0)
+    home = tmp_path / "reader-home"
+    first = SpaceRegistry(registry.corpus, home=home, shipped=registry.shipped, progress=False).open("occupation")
+    assert first.directory_ == home / "occupation"  # the shipped head, projected into the data home
+    # the next release ships the space's own vectors (as full-mode spaces are shipped) in place of the head
+    registry.build(SpaceDefinition("occupation", "aspect", "minilm", ("occupation",)))
+    shipped = registry.ship("occupation")
+    assert json.loads((shipped / MANIFEST_FILE).read_text())["embeddings"]["file"]
+    with caplog.at_level(logging.INFO):
+        second = SpaceRegistry(registry.corpus, home=home, shipped=registry.shipped, progress=False).open("occupation")
+    assert "now ships its own vectors" in caplog.text
+    assert second.directory_ == shipped and not (home / "occupation").exists()
+    assert second.dim == 384 and first.dim == 8
+
+
+def test_a_projection_of_a_moved_checkout_is_made_again_from_where_the_assets_are_now(registry, tmp_path, caplog):
+    import shutil
+
+    registry.open("generic")
+    registry.ship("generic")
+    _ship_head(registry, tmp_path, "occupation", seed=0)
+    home = tmp_path / "reader-home"
+    SpaceRegistry(registry.corpus, home=home, shipped=registry.shipped, progress=False).open("occupation")
+    moved = tmp_path / "moved" / registry.shipped.name
+    shutil.copytree(registry.shipped, moved)
+    shutil.rmtree(registry.shipped)  # the old checkout is gone
+    with caplog.at_level(logging.INFO):
+        again = SpaceRegistry(registry.corpus, home=home, shipped=moved, progress=False).open("occupation")
+    assert "the shipped space is now" in caplog.text
+    assert str(moved / "occupation" / "encoder") in json.loads((again.directory_ / MANIFEST_FILE).read_text())[
+        "encoder"]
+
+
+def test_a_space_of_the_readers_own_is_never_dropped_for_a_shipped_one(registry, tmp_path):
+    registry.open("generic")
+    registry.ship("generic")
+    _ship_head(registry, tmp_path, "occupation", seed=0)
+    home = tmp_path / "reader-home"
+    mine = SpaceRegistry(registry.corpus, home=home, shipped=registry.shipped, progress=False)
+    save_head(tmp_path / "my-head", [np.eye(384)[:8]], [None], ["identity"], base_encoder="minilm")
+    built = mine.build(SpaceDefinition("occupation", "aspect", str(tmp_path / "my-head")))
+    again = SpaceRegistry(registry.corpus, home=home, shipped=registry.shipped, progress=False).open("occupation")
+    assert again.encoder_fingerprint_ == built.encoder_fingerprint_
+    np.testing.assert_allclose(again.embeddings_, built.embeddings_, atol=2e-3)
