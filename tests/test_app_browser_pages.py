@@ -73,7 +73,9 @@ def test_evaluation_one_aspect_per_tab_nothing_clipped(server, browser):
         assert "Wikipedia links" in text and "union space" in text  # rows named as Explore names its columns
         chart = panel.find_element("css selector", "figure.an-bars")  # HTML bars: every value written beside its bar
         assert chart.text.startswith(label) and "Wikipedia links" in chart.text, chart.text
-        assert len(re.findall(r"\d\.\d{3}|n/a", chart.text)) == len(chart.find_elements("css selector", "tr"))
+        numbers = [n.text for n in chart.find_elements("css selector", ".an-num")]
+        assert len(numbers) == len(chart.find_elements("css selector", "tr")), numbers
+        assert all(re.fullmatch(r"\d\.\d{3}( ± \d\.\d{3})?|n/a", n) for n in numbers), numbers
         _scroll_to(driver, driver.find_element("css selector", '[role="tablist"]'))
         shot(driver, "pages_evaluation.png" if index == 0 else f"pages_evaluation_{index}.png")
 
