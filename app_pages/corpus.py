@@ -70,9 +70,10 @@ else:
               for name, a in stats["aspects"].items()], hide_index=True)
     top = st.slider("Labels per chart", 5, 40, 15, key="corpus_top")
     st.caption("Click a label to see its articles on the Maps page.")
-    # A relative address (Maps is beside this page), coloured by the aspect and filtered to the label.
-    maps_href = lambda aspect: lambda label: "maps?" + urlencode(  # noqa: E731
-        {"colour": aspect, "only": label} | corpus_param(corpus.name))
+    # A relative address (Maps is beside this page), coloured by the aspect and filtered to the label; the reader's
+    # seed, k and mix go with it, as a page change in the app keeps them.
+    kept = explore_view().url_query(corpus) | corpus_param(corpus.name)
+    maps_href = lambda aspect: lambda label: "maps?" + urlencode(kept | {"colour": aspect, "only": label})  # noqa: E731
     names = list(stats["aspects"])
     for start in range(0, len(names), 2):
         for column, name in zip(st.columns(2), names[start:start + 2]):

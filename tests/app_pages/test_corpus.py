@@ -82,10 +82,12 @@ def test_the_article_reader_says_what_an_inferred_label_means():
         "about 97% precise."]  # once: only Marie Curie's card has an inferred label
 
 
-def test_a_label_links_to_the_maps_coloured_by_its_aspect_and_filtered_to_it(app):
-    at = app("app_pages/corpus.py")
+def test_a_label_links_to_the_maps_coloured_by_its_aspect_filtered_to_it_keeping_the_view(app):
+    at = app(seed="Person 3", k="8")
+    at.switch_page("app_pages/corpus.py").run()
     links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', at.get("html")[0].proto.body)
     href, label = links[0]
     address = urlsplit(href.replace("&amp;", "&"))
     assert address.path == "maps" and parse_qs(address.query) == {"colour": ["country"], "only": [label],
+                                                                   "seed": ["Person 3"], "k": ["8"],
                                                                    "corpus": ["fixture"]}
