@@ -15,6 +15,7 @@ from typing import Callable
 
 SERIES_COLOURS = ("#4c78a8", "#f58518")  # one per series of a chart (Evaluation's judged chart has two)
 
+# Colours that read on Streamlit's light and dark themes alike: text and whiskers take the page's colour.
 STYLE = """<style>
 .an-bars { margin: 0 0 1rem 0; font-size: 0.9rem; }
 .an-bars figcaption { font-weight: 600; margin-bottom: 0.4rem; }
@@ -23,15 +24,17 @@ STYLE = """<style>
 .an-bars th { font-weight: 400; text-align: right; padding: 0.1rem 0.6rem 0.1rem 0; width: 1%;
               white-space: nowrap; max-width: 16rem; overflow: hidden; text-overflow: ellipsis; }
 .an-bars td { padding: 0.1rem 0; }
-.an-bars a { text-decoration: none; }
-.an-bars a:hover, .an-bars a:focus { text-decoration: underline; }
+.an-bars a { color: inherit; text-decoration: underline; text-decoration-color: rgba(128, 128, 128, 0.55);
+             text-underline-offset: 2px; }
+.an-bars a:hover, .an-bars a:focus { text-decoration-color: currentColor; }
 .an-line { display: flex; align-items: center; gap: 0.5rem; min-height: 1.15rem; }
-.an-track { position: relative; flex: 1; height: 0.85rem; background: #f0f2f6; }
+.an-track { position: relative; flex: 1; height: 0.85rem; background: rgba(128, 128, 128, 0.14); }
 .an-bar { position: absolute; left: 0; top: 0; bottom: 0; }
-.an-sd { position: absolute; top: 45%; height: 0; border-top: 1.5px solid #333; }
-.an-sd::before, .an-sd::after { content: ""; position: absolute; top: -5px; height: 8px; border-left: 1.5px solid #333; }
+.an-sd { position: absolute; top: 45%; height: 0; border-top: 1.5px solid currentColor; }
+.an-sd::before, .an-sd::after { content: ""; position: absolute; top: -5px; height: 8px;
+                                border-left: 1.5px solid currentColor; }
 .an-sd::before { left: -1px; } .an-sd::after { right: -1px; }
-.an-num { min-width: 7.5rem; font-variant-numeric: tabular-nums; color: #31333f; }
+.an-num { min-width: 7.5rem; font-variant-numeric: tabular-nums; }
 .an-legend { display: flex; gap: 1rem; margin-bottom: 0.3rem; }
 .an-swatch { display: inline-block; width: 0.8rem; height: 0.8rem; margin-right: 0.3rem; vertical-align: -0.1rem; }
 .an-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

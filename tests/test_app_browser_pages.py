@@ -162,3 +162,27 @@ def test_corpus_search_first_capped_titles_bars_new_tab_link_and_label_to_maps(s
     label.click()
     wait(driver, lambda d: "Only the articles labelled" in _main_text(d), timeout=180, message="Maps filtered")
     assert f"{aspect}: {name}" in _main_text(driver) and "only=" in driver.current_url
+
+
+def test_corpus_bars_read_on_the_dark_theme(server, browser):
+    """A reader whose system is dark gets Streamlit's dark theme: the bars' labels, numbers and whiskers take the
+    page's light text colour, not a dark one fixed for a white page."""
+    driver = browser
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
+                                                                         "value": "dark"}]})
+    try:
+        driver.get(f"{server}/corpus")
+        wait(driver, lambda d: len(d.find_elements("css selector", "figure.an-bars")) >= 2, message="label charts")
+        idle(driver)
+        colours = driver.execute_script("""
+            const lum = c => { const [r, g, b] = c.match(/\\d+/g).map(Number); return (0.299*r + 0.587*g + 0.114*b) / 255; };
+            const f = document.querySelector('figure.an-bars');
+            return {page: lum(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor),
+                    text: [f.querySelector('figcaption'), f.querySelector('th a'), f.querySelector('.an-num')]
+                          .map(e => lum(getComputedStyle(e).color))};""")
+        assert colours["page"] < 0.3, colours  # the dark theme is on
+        assert all(text > 0.6 for text in colours["text"]), colours
+        _scroll_to(driver, driver.find_element("css selector", "figure.an-bars"), margin=120)
+        shot(driver, "pages_corpus_charts_dark.png")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
