@@ -7,7 +7,7 @@ import streamlit as st
 
 from app_views.article_reader import show_article
 from app_views.corpus_choice import chosen_corpus, corpus_param
-from app_views.figures import label_distribution_figure, selected_article
+from app_views.bar_chart import label_distribution_chart
 from app_views.markdown import escape_markdown, link_caption
 from app_views.view_session import explore_view
 
@@ -63,19 +63,20 @@ st.subheader("Aspect labels")
 if not stats["aspects"]:
     st.info("This corpus has no aspect labels: Explore shows its links and generic neighbours only.")
 else:
-    st.dataframe(
-        [{"aspect": name, "articles labelled": a["articles"], "coverage": f"{a['coverage']:.1%}",
-          "distinct labels": a["labels"]} for name, a in stats["aspects"].items()],
-        hide_index=True,
-    )
+    # A static table: a handful of rows need no sorting or scrolling grid (st.dataframe's costs the browser more
+    # than every label chart together).
+    st.table([{"aspect": escape_markdown(name), "articles labelled": f"{a['articles']:,}",
+               "coverage": f"{a['coverage']:.1%}", "distinct labels": f"{a['labels']:,}"}
+              for name, a in stats["aspects"].items()], hide_index=True)
     top = st.slider("Labels per chart", 5, 40, 15, key="corpus_top")
-    st.caption("Click a label's bar to see its articles on the Maps page.")
+    st.caption("Click a label to see its articles on the Maps page.")
+    # A relative address (Maps is beside this page), coloured by the aspect and filtered to the label; the reader's
+    # seed, k and mix go with it, as a page change in the app keeps them.
+    kept = explore_view().url_query(corpus) | corpus_param(corpus.name)
+    maps_href = lambda aspect: lambda label: "maps?" + urlencode(kept | {"colour": aspect, "only": label})  # noqa: E731
     names = list(stats["aspects"])
     for start in range(0, len(names), 2):
         for column, name in zip(st.columns(2), names[start:start + 2]):
-            event = column.plotly_chart(label_distribution_figure(corpus, name, top), key=f"labels-{name}",
-                                        on_select="rerun", selection_mode="points")
-            label = selected_article(event.selection)  # the bar's customdata: its label
-            if label:
-                st.switch_page("app_pages/maps.py", query_params={"colour": name, "only": label}
-                               | corpus_param(corpus.name))
+            with column:
+                st.html(label_distribution_chart(corpus.label_counts(name), name, corpus.coverage(name), top,
+                                                 maps_href(name)).html())

@@ -9,7 +9,7 @@ from app_views.columns import missing_spaces_hint
 from app_views.corpus_choice import chosen_corpus
 from app_views.engine_cache import forget_engines, load_engine
 from app_views.evaluation_table import TABLE_METRICS, metric_table, row_heading
-from app_views.figures import judged_bar_figure, metric_bar_figure
+from app_views.bar_chart import judged_bar_chart, metric_bar_chart
 from app_views.judged_table import judged_chart_rows, judged_rows
 from app_views.markdown import code_span, escape_markdown
 from explore.errors import AspectNavError
@@ -18,6 +18,9 @@ from training.on_demand import aspects_without_space, train_aspect_space
 from explore.commands import evaluate_command
 from training.report import (DESCRIPTIVE, METRICS, POOL_TITLES, column_relevance, column_title, find_reports,
                              metric_header, metric_meaning, metric_title)
+
+MAINTAINERS = "eval_maintainers"  # the maintainers' expander, open or not
+TAB = "eval_tab"  # the aspect tab open
 
 corpus = chosen_corpus()
 st.title("Evaluation")
@@ -42,8 +45,8 @@ def worth_reading_section() -> None:
     st.table(judged_rows(report, block), hide_index=True)
     st.caption(escape_markdown(f"{report.pairs:,} judged pairs; mean ± sd over the seeds each column is drawn for. "
                                "Files: ") + ", ".join(code_span(Path(p).name) for p in report.judgements) + ".")
-    st.plotly_chart(judged_bar_figure(judged_chart_rows(report, block), "Worth reading and shares the aspect, "
-                                      "per column (mean ± sd over seeds)"), key="judged-chart")
+    st.html(judged_bar_chart(judged_chart_rows(report, block), "Worth reading and shares the aspect, per column "
+                             "(mean ± sd over seeds)").html())
     st.subheader("Sharing the seed's labels: each space as aspect retrieval")
 
 
@@ -55,7 +58,12 @@ st.caption("Do a space's nearest neighbours share the seed's labels? For each te
 
 def maintainer_notes() -> None:
     """Training and commands for whoever maintains this corpus's spaces and reports: kept off the reader pages."""
-    with st.expander("For maintainers: train the missing spaces and re-run the evaluation"):
+    # Drawn when opened (a rerun): its code block alone cost the browser 0.4 s of CPU on every open of the page.
+    notes = st.expander("For maintainers: train the missing spaces and re-run the evaluation", key=MAINTAINERS,
+                        on_change="rerun")
+    if notes.open is False:
+        return
+    with notes:
         engine, problem = load_engine(corpus)
         if problem:
             st.warning(escape_markdown(problem))
@@ -129,10 +137,13 @@ with st.expander("What the numbers mean"):
                 f"as Explore names its columns; a row with another name is an alternative compared here, not a "
                 f"column of Explore (*What each row is* says what it ranks by).")
 
-# Lazy tabs: every tab's text and table are sent (short), but only the open tab's chart; a Plotly chart in a hidden
-# tab still costs the browser its layout, and five of them made the page 3-6x the framework's floor to open.
-tabs = st.tabs([escape_markdown(column_title(c)) for c in report.aspects], key="eval_tab", on_change="rerun")
+# Lazy tabs: only the open tab's text, table and chart are drawn (a rerun draws another when it is opened). A hidden
+# tab's table still costs the browser its cells (each one Markdown): drawn for all five tabs, they were most of the
+# page's browser CPU.
+tabs = st.tabs([escape_markdown(column_title(c)) for c in report.aspects], key=TAB, on_change="rerun")
 for column, tab in zip(report.aspects, tabs):
+    if tab.open is False:
+        continue
     with tab:
         counts = report.seed_counts(column, pool)
         seeds = ""
@@ -150,8 +161,7 @@ for column, tab in zip(report.aspects, tabs):
         rows = [row | {"space": row_heading(report, row["space"])} for row in rows]
         title = f"{column_title(column)}: {metric_title(metric, k, n)}" + (" (mean ± sd over seeds)" if any(
             sd is not None for sd in spread) else "")
-        if tab.open is not False:  # None: not known (no rerun on a tab change), so drawn as before
-            st.plotly_chart(metric_bar_figure(rows, f"{METRICS[metric]}@{k}", title, spread), key=f"eval-{column}")
+        st.html(metric_bar_chart(rows, f"{METRICS[metric]}@{k}", title, spread).html())
 
 if report.notes:
     with st.expander("What each row is (its query)"):

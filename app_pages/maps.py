@@ -343,7 +343,7 @@ if colour_aspect:
                  f"colour (across seeds and in both maps); an article the source leaves without one takes the label "
                  f"inferred for it (the hover says “inferred”); mid grey: other {aspect} labels; faint light grey: no "
                  f"{aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it, "
-                 "double-click it to show only it; on the Corpus page, a click on a label's bar opens the maps "
+                 "double-click it to show only it; on the Corpus page, a click on a label of a chart opens the maps "
                  "filtered to it." if not only else f"Colours: {aspect} “{escape_markdown(only)}” in colour, the "
                  "other points faint.")
 for note in notes:

@@ -1,4 +1,5 @@
-"""Every plotly figure the pages draw: label distributions, embedding maps, evaluation bars, study mean ranks."""
+"""Every plotly figure the pages draw: embedding maps and study mean ranks (the Corpus and Evaluation bars are HTML,
+app_views/bar_chart.py)."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
@@ -26,58 +27,6 @@ def _titled(figure: go.Figure, title: str, height: int, bottom: int = 10) -> go.
                                     yanchor="bottom", pad=dict(b=10, l=10), font=dict(size=15)),
                          height=height, margin=dict(l=10, r=10, t=80, b=bottom))
     return figure
-
-
-def label_distribution_figure(corpus: Corpus, aspect: str, top: int = 15) -> go.Figure:
-    all_counts = corpus.label_counts(aspect)
-    counts = all_counts.most_common(top)
-    labels = [escape_html(label) for label, _ in counts][::-1]
-    values = [count for _, count in counts][::-1]
-    raw = [label for label, _ in counts][::-1]  # customdata: the label itself, for a click (Corpus → Maps)
-    figure = go.Figure(go.Bar(x=values, y=labels, orientation="h", marker_color="#4c78a8",
-                              customdata=np.asarray(raw, dtype=object)))
-    figure.update_layout(xaxis_title="articles")
-    return _titled(figure, f"{escape_html(aspect)}: top {len(labels)} of {len(all_counts)} labels "
-                           f"({corpus.coverage(aspect):.0%} of articles labelled)", 150 + 18 * len(labels))
-
-
-def metric_bar_figure(rows: list[dict], column: str, title: str, spread: list[float | None] | None = None) -> go.Figure:
-    """One bar per space for a 0..1 retrieval metric; a space without a value shows "n/a" on an empty bar;
-    `spread` (sd over seeds, per row) draws error bars, each value written above its whisker."""
-    values = [r[column] for r in rows]
-    labels = [f"{v:.3f}" if v is not None else "n/a" for v in values]
-    spread = spread if spread and any(sd is not None for sd in spread) else None
-    error = dict(type="data", array=[sd or 0.0 for sd in spread], visible=True, color="#444", thickness=1.2) \
-        if spread else None
-    spaces = [escape_html(r["space"]) for r in rows]
-    figure = go.Figure(go.Bar(x=spaces, y=[0 if v is None else v for v in values], marker_color="#4c78a8",
-                              error_y=error, text=None if spread else labels, textposition="outside",
-                              cliponaxis=False))
-    if spread:
-        for space, value, sd, label in zip(spaces, values, spread, labels):
-            figure.add_annotation(x=space, y=(value or 0) + (sd or 0), text=label, showarrow=False, yshift=9,
-                                  font=dict(size=12, color="#555"))
-    figure.update_layout(yaxis=dict(range=[0, 1.05]))
-    return _titled(figure, escape_html(title), 400)
-
-
-def judged_bar_figure(rows: list[dict], title: str) -> go.Figure:
-    """Two bars per Explore column, worth reading (P@5) and shares the aspect (@5), each with its sd over seeds:
-    a column is worth showing only where both are high."""
-    columns = [escape_html(r["column"]) for r in rows]
-    figure = go.Figure()
-    for name, colour in (("worth reading", "#4c78a8"), ("shares the aspect", "#f58518")):
-        values = [r[name] for r in rows]
-        figure.add_trace(go.Bar(
-            name=f"{name} (P@5)" if name == "worth reading" else f"{name} (@5)", x=columns,
-            y=[0 if v is None else v for v in values], marker_color=colour,
-            error_y=dict(type="data", array=[r[f"{name} sd"] or 0.0 for r in rows], visible=True, color="#444",
-                         thickness=1.2),
-            text=[f"{v:.2f}" if v is not None else "n/a" for v in values], textposition="inside",
-            insidetextanchor="start"))
-    figure.update_layout(barmode="group", yaxis=dict(range=[0, 1.15]),
-                         legend=dict(orientation="h", yanchor="top", y=-0.12, x=0))
-    return _titled(figure, escape_html(title), 440, bottom=70)
 
 
 def colour_map(ranks: dict[str, int]) -> dict[str, str]:

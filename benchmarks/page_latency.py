@@ -9,8 +9,9 @@ medians). "Interactive" is measured inside the page on every animation frame: St
 nothing is stale, no skeleton, spinner or progress bar is left, and what a reader needs is there —
 - Maps (/maps?seed=Marie+Curie): both maps drawn by Plotly with every point of the corpus in each, the seed's ★
   label on both, the space, colour and projection choices enabled;
-- Corpus (/corpus): the title search box enabled and one label chart per aspect drawn;
-- Evaluation (/evaluation): the report choice enabled, a tab per aspect, the open tab's chart drawn;
+- Corpus (/corpus): the title search box enabled and one label chart per aspect drawn (HTML bars: each chart's
+  bars in the DOM, a number written beside every bar);
+- Evaluation (/evaluation): the report choice enabled, a tab per aspect, the open tab's chart drawn (as Corpus's);
 - Maps seed change: "Map from" on the first listed neighbour → both maps redrawn with that article as ★.
 Quality beside each speed figure: the points counted in the maps (against the corpus's size), the charts drawn, the
 new seed on both maps. Beside each, the CPU seconds the server and the browser (every Chromium process of the run's
@@ -28,9 +29,15 @@ from benchmarks.common import Row
 SEED = "Marie Curie"
 
 PAGE_JS = """
-window.__anPlots = function () {  // Plotly figures that are drawn: layout computed, SVG in place
+window.__anPlots = function () {  // Plotly figures (the maps) that are drawn: layout computed, SVG in place
   return [...document.querySelectorAll('.js-plotly-plot')].filter(gd => gd._fullLayout && gd._fullData
     && gd.querySelector('.main-svg'));
+};
+window.__anBarCharts = function (root) {  // HTML bar charts drawn: each with its bars and a number per bar in the DOM
+  return [...root.querySelectorAll('figure.an-bars')].filter(f => f.querySelector('figcaption')
+    && f.querySelectorAll('.an-line').length > 0
+    && [...f.querySelectorAll('.an-num')].every(n => /\d|n\/a/.test(n.textContent))
+    && f.querySelectorAll('.an-line').length === f.querySelectorAll('.an-num').length);
 };
 window.__anMapPoints = function (gd) {
   return gd._fullData.filter(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name))
@@ -53,13 +60,14 @@ window.__anPageReady = function (kind, wanted) {
     return {points: plots.map(window.__anMapPoints), plots: plots.length};
   }
   if (kind === 'corpus') {
-    if (!enabled('[class*="st-key-browse_query"] input') || plots.length < wanted) return null;
-    return {plots: plots.length, bars: plots.map(gd => gd._fullData.reduce((n, t) => n + (t.y ? t.y.length : 0), 0))};
+    const charts = window.__anBarCharts(document);
+    if (!enabled('[class*="st-key-browse_query"] input') || charts.length < wanted) return null;
+    return {plots: charts.length, bars: charts.map(f => f.querySelectorAll('.an-line').length)};
   }
   if (kind === 'evaluation') {
     const tabs = document.querySelectorAll('[role="tab"]');
     const panel = [...document.querySelectorAll('[role="tabpanel"]')].find(p => p.offsetParent !== null);
-    const shown = panel ? plots.filter(gd => panel.contains(gd)) : [];
+    const shown = panel ? window.__anBarCharts(panel) : [];
     if (!enabled('[class*="st-key-eval_report"] input') || tabs.length < wanted || shown.length < 1) return null;
     return {plots: shown.length, tabs: tabs.length};
   }

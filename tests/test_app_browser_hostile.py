@@ -199,7 +199,7 @@ def test_hostile_corpus_and_urls_fetch_nothing_and_inject_nothing(server, browse
 
     # Corpus: label charts, the search's matches, the article reader and its links.
     _open(driver, server, "corpus")
-    wait(driver, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) >= 3, message="label charts")
+    wait(driver, lambda d: len(d.find_elements("css selector", "figure.an-bars")) >= 3, message="label charts")
     idle(driver)
     check("corpus charts", _main_text(driver), label, *corpus.aspect_names)
     shot(driver, "hostile_corpus_charts.png")

@@ -1,10 +1,11 @@
 """Issue #12 point 7 in a real headless Chromium at 1600x1200: Explore shows no developer hint; the
 Evaluation page reads (one aspect per tab, metrics named and explained, nothing clipped, no "None"); the
-Corpus page searches first, says when it caps its matches, keeps chart titles clear of the toolbar, and
-opens Explore in a new tab. Screenshots: test-artifacts/pages_*.png.
+Corpus page searches first, says when it caps its matches, draws its label charts as HTML bars with every count
+written (a label opens the maps filtered to it), and opens Explore in a new tab. Screenshots: test-artifacts/pages_*.png.
 """
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -27,14 +28,6 @@ def _scroll_to(driver, element, margin: int = 80) -> None:
         const main = document.querySelector('[data-testid="stMain"]');
         main.scrollBy(0, el.getBoundingClientRect().top - margin);""", element, margin)
     time.sleep(0.4)
-
-
-def _overlaps(a: dict, b: dict) -> bool:
-    return (a["width"] > 0 and b["width"] > 0 and a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
-            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
-
-
-RECT = "const r = arguments[0].getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height};"
 
 
 def test_explore_shows_no_developer_hint(server, browser):
@@ -78,6 +71,11 @@ def test_evaluation_one_aspect_per_tab_nothing_clipped(server, browser):
         else:
             assert "n/a: measured in the tabs of one aspect and of the seed's own aspects" in text
         assert "Wikipedia links" in text and "union space" in text  # rows named as Explore names its columns
+        chart = panel.find_element("css selector", "figure.an-bars")  # HTML bars: every value written beside its bar
+        assert chart.text.startswith(label) and "Wikipedia links" in chart.text, chart.text
+        numbers = [n.text for n in chart.find_elements("css selector", ".an-num")]
+        assert len(numbers) == len(chart.find_elements("css selector", "tr")), numbers
+        assert all(re.fullmatch(r"\d\.\d{3}( ± \d\.\d{3})?|n/a", n) for n in numbers), numbers
         _scroll_to(driver, driver.find_element("css selector", '[role="tablist"]'))
         shot(driver, "pages_evaluation.png" if index == 0 else f"pages_evaluation_{index}.png")
 
@@ -98,29 +96,32 @@ def test_evaluation_one_aspect_per_tab_nothing_clipped(server, browser):
     shot(driver, "pages_evaluation_meanings.png")
 
 
-def test_corpus_search_first_capped_titles_clear_and_new_tab_link(server, browser):
-    from selenium.webdriver.common.action_chains import ActionChains
+def test_corpus_search_first_capped_titles_bars_new_tab_link_and_label_to_maps(server, browser):
     from selenium.webdriver.common.keys import Keys
 
     driver = browser
     driver.get(f"{server}/corpus")
-    wait(driver, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) >= 2, message="label charts")
+    wait(driver, lambda d: len(d.find_elements("css selector", "figure.an-bars")) >= 2, message="label charts")
     idle(driver)
     main = _main_text(driver)
     assert main.index("Find an article") < main.index("Aspect labels")
 
-    # Hovering a chart shows plotly's and Streamlit's toolbars: neither may cover the chart's title.
-    chart = driver.find_elements("css selector", ".js-plotly-plot")[1]
-    ActionChains(driver).move_to_element(chart).perform()
-    time.sleep(0.8)
-    title = driver.execute_script(RECT, chart.find_element("css selector", ".gtitle"))
-    toolbars = [driver.execute_script(RECT, bar) for bar in
-                driver.find_elements("css selector", '.modebar-container, [data-testid="stElementToolbar"]')
-                if bar.is_displayed()]
-    assert toolbars and not [bar for bar in toolbars if _overlaps(title, bar)], (title, toolbars)
-    shot(driver, "pages_corpus_chart_hover.png")
+    # The label charts are HTML bars: each label with its count written beside its bar, nothing cut, a label a link.
+    charts = driver.execute_script("""return [...document.querySelectorAll('figure.an-bars')].map(f => ({
+        title: f.querySelector('figcaption').innerText,
+        rows: [...f.querySelectorAll('tr')].map(r => [r.querySelector('th').innerText,
+                                                     r.querySelector('.an-num').innerText]),
+        cut: [...f.querySelectorAll('th')].filter(h => h.scrollWidth > h.clientWidth + 1).map(h => h.innerText),
+        bars: [...f.querySelectorAll('.an-bar')].map(b => b.getBoundingClientRect().width),
+        links: [...f.querySelectorAll('th a')].map(a => a.href)}))""")
+    assert len(charts) == 5 and all(" labels (" in chart["title"] for chart in charts), charts
+    for chart in charts:
+        assert all(count.endswith(" articles") and count[0].isdigit() for _, count in chart["rows"]), chart
+        assert chart["cut"] == [] and min(chart["bars"]) > 0 and chart["bars"] == sorted(chart["bars"], reverse=True)
+        assert len(chart["links"]) == len(chart["rows"]) and chart["links"][0].startswith(f"{server}/maps?colour=")
+    _scroll_to(driver, driver.find_element("css selector", "figure.an-bars"), margin=120)
+    shot(driver, "pages_corpus_charts.png")
     driver.execute_script(f"document.querySelector('{MAIN}').scrollTo(0, 0)")
-    ActionChains(driver).move_by_offset(-400, 0).perform()
     time.sleep(0.5)
     shot(driver, "pages_corpus.png")
 
@@ -152,3 +153,36 @@ def test_corpus_search_first_capped_titles_clear_and_new_tab_link(server, browse
         driver.close()
         driver.switch_to.window(here)
     assert "/corpus" in driver.current_url  # this tab stays on the Corpus page
+
+    # A label of a chart opens the maps coloured by its aspect, filtered to it.
+    label = driver.find_element("css selector", "figure.an-bars th a")
+    name = label.text
+    aspect = driver.find_element("css selector", "figure.an-bars figcaption").text.split(":")[0]
+    _scroll_to(driver, label, margin=200)
+    label.click()
+    wait(driver, lambda d: "Only the articles labelled" in _main_text(d), timeout=180, message="Maps filtered")
+    assert f"{aspect}: {name}" in _main_text(driver) and "only=" in driver.current_url
+
+
+def test_corpus_bars_read_on_the_dark_theme(server, browser):
+    """A reader whose system is dark gets Streamlit's dark theme: the bars' labels, numbers and whiskers take the
+    page's light text colour, not a dark one fixed for a white page."""
+    driver = browser
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
+                                                                         "value": "dark"}]})
+    try:
+        driver.get(f"{server}/corpus")
+        wait(driver, lambda d: len(d.find_elements("css selector", "figure.an-bars")) >= 2, message="label charts")
+        idle(driver)
+        colours = driver.execute_script("""
+            const lum = c => { const [r, g, b] = c.match(/\\d+/g).map(Number); return (0.299*r + 0.587*g + 0.114*b) / 255; };
+            const f = document.querySelector('figure.an-bars');
+            return {page: lum(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor),
+                    text: [f.querySelector('figcaption'), f.querySelector('th a'), f.querySelector('.an-num')]
+                          .map(e => lum(getComputedStyle(e).color))};""")
+        assert colours["page"] < 0.3, colours  # the dark theme is on
+        assert all(text > 0.6 for text in colours["text"]), colours
+        _scroll_to(driver, driver.find_element("css selector", "figure.an-bars"), margin=120)
+        shot(driver, "pages_corpus_charts_dark.png")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

@@ -1,15 +1,18 @@
 """Corpus page: counts, the title search and its article reader before the label distributions, and links
 to Explore in this tab and in a new one."""
-import json
+import re
 from urllib.parse import parse_qs, urlsplit
+
+from tests.app_views.live_markup import html_text
 
 
 def test_counts_and_one_chart_per_aspect(app):
     at = app("app_pages/corpus.py")
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Articles"] == "120" and metrics["Aspects"] == "2"
-    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
-    assert titles[0].startswith("country: top 5 of 5 labels") and titles[1].startswith("occupation")
+    charts = [html_text(c.proto.body) for c in at.get("html")]
+    assert charts[0].startswith("country: top 5 of 5 labels") and charts[1].startswith("occupation")
+    assert re.search(r" \d+ articles", charts[0])  # each label's count, written
     assert any("CC BY-SA" in c.value for c in at.sidebar.caption)
 
 
@@ -77,3 +80,14 @@ def test_the_article_reader_says_what_an_inferred_label_means():
     assert [c.value for c in at.caption if "inferred" in c.value] == [
         "Labels marked inferred are not in the source data: they were guessed from nearby and linked articles, "
         "about 97% precise."]  # once: only Marie Curie's card has an inferred label
+
+
+def test_a_label_links_to_the_maps_coloured_by_its_aspect_filtered_to_it_keeping_the_view(app):
+    at = app(seed="Person 3", k="8")
+    at.switch_page("app_pages/corpus.py").run()
+    links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', at.get("html")[0].proto.body)
+    href, label = links[0]
+    address = urlsplit(href.replace("&amp;", "&"))
+    assert address.path == "maps" and parse_qs(address.query) == {"colour": ["country"], "only": [label],
+                                                                   "seed": ["Person 3"], "k": ["8"],
+                                                                   "corpus": ["fixture"]}

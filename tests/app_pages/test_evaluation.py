@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.app_views.live_markup import table_cells
+from tests.app_views.live_markup import html_text, table_cells
 
 
 def _plain(markdown: str) -> str:
@@ -58,8 +58,12 @@ def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
     assert [_plain(row) for row in table_cells(at.tabs[0].get("table")[0]) if row in ("generic", "country space")] \
         == ["generic", "country space"]  # rows named as Explore names its columns
     assert "20 test articles are scored as seeds; 3 more" in at.tabs[0].markdown[0].value
+    assert not at.tabs[1].children and not at.tabs[2].children  # lazy: only the open tab is drawn
     # a group column: overlap is for single aspects, AgTS of a single seed cannot be measured
+    at.session_state["eval_tab"] = at.tabs[2].label  # the reader opens its tab
+    at.run()
     group = at.tabs[2]
+    assert not at.tabs[0].children
     left_out = _plain(" ".join(c.value for c in group.caption))
     assert ("Overlap@50 (overlap with generic): n/a: measured in the tabs of one aspect and of the seed's own aspects"
             in left_out)
@@ -72,17 +76,24 @@ def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
 
 def test_the_chart_follows_the_chosen_metric(app, report_file):
     at = app("app_pages/evaluation.py")
-    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    assert charts[0]["data"][0]["x"] == ["generic", "country space"] and charts[0]["data"][0]["y"] == [0.4, 0.7]
+    chart = html_text(at.tabs[0].get("html")[0].proto.body)
+    assert chart.endswith("generic 0.400 country space 0.700"), chart
     at.radio(key="eval_metric").set_value("map").run()
-    bars = json.loads(at.get("plotly_chart")[0].proto.spec)["data"][0]
-    assert "MAP@10 (mean average precision" in json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["title"][
-        "text"]
-    assert bars["text"] == ["n/a", "0.600"]
+    chart = html_text(at.tabs[0].get("html")[0].proto.body)
+    assert "MAP@10 (mean average precision" in chart and chart.endswith("generic n/a country space 0.600"), chart
 
 
-def test_the_build_commands_are_for_maintainers_only(app, report_file):
+def opened_maintainers(at):
+    """The page again with the maintainers' expander opened (its body is drawn only then)."""
+    at.session_state["eval_maintainers"] = True
+    return at.run()
+
+
+def test_the_build_commands_are_for_maintainers_only_and_drawn_when_opened(app, report_file):
     at = app("app_pages/evaluation.py")
+    [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]
+    assert not maintainers.children and not at.code  # closed: nothing drawn in it
+    at = opened_maintainers(at)
     [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]
     assert "Every aspect of this corpus has a space." in maintainers.markdown[0].value  # hostile: the missing ones
     assert "python -m training evaluate" in maintainers.code[0].value
@@ -97,7 +108,7 @@ def test_a_maintainer_trains_a_space_for_an_aspect_without_one(app, report_file,
     labels = tmp_path / "era.csv"
     labels.write_text("id,label\n" + "".join(f"p{i},{('early', 'middle', 'late')[i % 3]}\n" for i in range(90)))
     store_corpus(attach_aspect(open_corpus("fixture"), "era", labels).corpus)
-    at = app("app_pages/evaluation.py")
+    at = opened_maintainers(app("app_pages/evaluation.py"))
     [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]
     assert "No space yet for aspect era." in _plain(maintainers.markdown[0].value)
     assert at.selectbox(key="train_aspect").options == ["era"]
@@ -118,7 +129,7 @@ def test_an_aspect_that_cannot_train_says_why_and_builds_nothing(app, report_fil
     labels = tmp_path / "era.csv"
     labels.write_text("id,label\np0,alone\np1,single\n")  # no label is shared: nothing to learn from
     store_corpus(attach_aspect(open_corpus("fixture"), "era", labels).corpus)
-    at = app("app_pages/evaluation.py")
+    at = opened_maintainers(app("app_pages/evaluation.py"))
     next(b for b in at.get("form_submit_button") if "Train the space" in b.label).click().run()
     assert "era" in _plain(at.error[0].value) and not at.success
     assert "era" not in spaces_for(open_corpus("fixture")).names()
@@ -132,9 +143,9 @@ def test_a_report_over_seeds_shows_its_spread_in_the_table_and_as_error_bars(app
     at = app("app_pages/evaluation.py")
     country = _table(at.tabs[0].get("table")[0])
     assert "**0.700\u00a0±\u00a00.020**" in country and "0.400\u00a0±\u00a00.020" in country
-    bars = json.loads(at.get("plotly_chart")[0].proto.spec)
-    assert bars["data"][0]["error_y"]["array"] == [0.02, 0.02]
-    assert "(mean ± sd over seeds)" in bars["layout"]["title"]["text"]
+    chart = html_text(at.tabs[0].get("html")[0].proto.body)
+    assert "(mean ± sd over seeds)" in chart and chart.endswith("generic 0.400 ± 0.020 country space 0.700 ± 0.020")
+    assert at.tabs[0].get("html")[0].proto.body.count('class="an-sd"') == 2  # the whiskers
     assert "mean ± sd over split seeds 42, 43, 44: 96 train / 24 test" in _plain(at.caption[1].value)
 
 
@@ -148,7 +159,7 @@ def test_the_commands_shown_quote_hostile_aspect_names(hostile, app):
     def intended(*argv: str) -> list[str]:
         return ["python", "-m", *argv]
 
-    at = app("app_pages/evaluation.py", corpus=hostile.name)
+    at = opened_maintainers(app("app_pages/evaluation.py", corpus=hostile.name))
     shown = [code.value for code in at.code] + [span for md in at.markdown for span in code_spans(md.value)
                                                 if span.startswith("python -m")]
     aspects = hostile.aspect_names
@@ -178,5 +189,7 @@ def test_judged_columns_show_worth_reading_beside_shares_the_aspect(app, report_
     for cell in ("worth reading: P@5", "shares the aspect@5", "column score", "country space", "your mix",
                  "Wikipedia links", "2 of 20"):  # unjudged cards counted, never guessed
         assert cell in table
-    assert len(at.get("plotly_chart")) >= 2  # the judged bars, then the aspect-retrieval chart
+    judged = html_text(at.get("html")[0].proto.body)  # the judged bars, then each aspect's chart
+    assert judged.startswith("Worth reading and shares the aspect") and "worth reading (P@5): " in judged, judged
+    assert len(at.get("html")) == 2  # and the open tab's
     assert "Sharing the seed's labels: each space as aspect retrieval" in [h.value for h in at.subheader]

@@ -3,7 +3,7 @@ no image, link, raw HTML or bare address in any Markdown the pages show, no tag 
 import json
 
 from tests.app_pages.conftest import HOSTILE_HOST, cards, crumbs, grid, panel
-from tests.app_views.live_markup import live_in_app, live_in_charts, live_markup, table_cells
+from tests.app_views.live_markup import live_in_app, live_in_charts, live_in_html_elements, live_markup, table_cells
 
 EVIL = f"http://{HOSTILE_HOST}"
 
@@ -48,8 +48,8 @@ def test_maps_hint_legend_seed_label_and_hover(app, hostile):
 def test_corpus_page_charts_matches_reader_and_links(app, hostile):
     at = app("app_pages/corpus.py", corpus="hostile")
     at.text_input(key="browse_query").input("Image").run()
-    assert at.header and at.get("page_link")
-    assert live_in_app(at) == [] and live_in_charts(at) == []
+    assert at.header and at.get("page_link") and len(at.get("html")) == len(hostile.aspect_names)
+    assert live_in_app(at) == [] and live_in_html_elements(at) == []
 
 
 def test_evaluation_page_aspect_headings_and_charts(app, hostile, isolated_home):
@@ -63,9 +63,16 @@ def test_evaluation_page_aspect_headings_and_charts(app, hostile, isolated_home)
          "spaces": spaces, "notes": {"generic": f"note ![n]({EVIL}/note.png)"}}))
     at = app("app_pages/evaluation.py", corpus="hostile")
     assert len(at.tabs) == len(aspects)
-    tables = [cell for table in at.get("table") for cell in table_cells(table)]
-    assert [live for text in [tab.label for tab in at.tabs] + tables for live in live_markup(text)] == []
-    assert live_in_app(at) == [] and live_in_charts(at) == []
+    for label in [tab.label for tab in at.tabs]:  # each tab opened in turn (only the open one is drawn)
+        at.session_state["eval_tab"] = label
+        at.run()
+        tables = [cell for table in at.get("table") for cell in table_cells(table)]
+        assert [live for text in [tab.label for tab in at.tabs] + tables for live in live_markup(text)] == []
+        assert len(at.get("html")) == 1  # the open tab's chart
+        assert live_in_app(at) == [] and live_in_html_elements(at) == []
     # the maintainers' hint names the aspects without a space, as text
+    at.session_state["eval_maintainers"] = True
+    at.run()
+    assert live_in_app(at) == []
     [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]
     assert any(aspects[1] in m.value.replace("\\", "") for m in maintainers.markdown)

@@ -79,6 +79,62 @@ def live_in_charts(at) -> list[str]:
     return [live for chart in at.get("plotly_chart") for live in live_in_figure(json.loads(chart.proto.spec))]
 
 
+# What app_views/bar_chart.py writes: any other tag or attribute in an st.html fragment came from the data.
+_BAR_TAGS = {"style", "figure", "figcaption", "div", "span", "table", "tr", "th", "td", "a"}
+_BAR_ATTRIBUTES = {"class", "style", "scope", "title", "href", "aria-hidden"}
+
+
+def live_in_html(fragment: str) -> list[str]:
+    """Tags and attributes of an HTML fragment other than the bar charts' own, and links that leave the app."""
+    from html.parser import HTMLParser
+
+    found = []
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag not in _BAR_TAGS:
+                found.append(f"tag <{tag}>")
+            for name, value in attrs:
+                if name not in _BAR_ATTRIBUTES:
+                    found.append(f"attribute {name}={value!r} on <{tag}>")
+                elif name == "href" and (urlsplit(value or "").scheme or urlsplit(value or "").netloc):
+                    found.append(f"link {value}")
+                elif name == "style" and tag != "style" and re.search(r"url\(|expression|@import", value or "", re.I):
+                    found.append(f"style {value}")
+
+    Reader().feed(fragment)
+    return found
+
+
+def html_text(fragment: str) -> str:
+    """The text a reader sees (or a screen reader reads) in an HTML fragment: its style left out, one space between
+    elements."""
+    from html.parser import HTMLParser
+
+    parts = []
+
+    class Reader(HTMLParser):
+        styled = False
+
+        def handle_starttag(self, tag, attrs):
+            self.styled = tag == "style"
+
+        def handle_endtag(self, tag):
+            self.styled = False
+            parts.append(" ")
+
+        def handle_data(self, data):
+            if not self.styled:
+                parts.append(data)
+
+    Reader().feed(fragment)
+    return re.sub(r"\s+", " ", "".join(parts)).strip()
+
+
+def live_in_html_elements(at) -> list[str]:
+    return [live for element in at.get("html") for live in live_in_html(element.proto.body)]
+
+
 def table_cells(table) -> list[str]:
     """The headers and cells of an AppTest st.table element (each may be Markdown)."""
     import pyarrow as pa

@@ -2,7 +2,7 @@
 corpus text in a figure is escaped (issue #13, item 4)."""
 import numpy as np
 
-from app_views.figures import colour_map, label_distribution_figure, map_figure, metric_bar_figure
+from app_views.figures import colour_map, map_figure
 from app_views.markdown import escape_html
 from explore.maps import NO_LABEL, OTHER, MapPoints
 from tests.app_views.live_markup import live_in_figure
@@ -54,21 +54,3 @@ def test_the_seed_label_points_from_beside_the_seed():
     figure = map_figure(points_of(["France"], ["seed"], {"France": 0}), "t", colour_map({"France": 0}))
     (label,) = figure.layout.annotations
     assert label.showarrow and (label.ax, label.ay) != (0, 0) and label.text == "★ T0"
-
-
-def test_label_charts_and_metric_bars_show_hostile_aspects_and_labels_as_text():
-    for aspect in CORPUS.aspect_names:
-        assert live_in_figure(label_distribution_figure(CORPUS, aspect).to_plotly_json()) == []
-    rows = [{"space": "generic", "P@10": 0.5}]
-    assert live_in_figure(metric_bar_figure(rows, "P@10", f"{CORPUS.aspect_names[2]}: P@10").to_plotly_json()) == []
-
-
-def test_chart_titles_sit_below_the_hover_toolbar_and_missing_bars_say_n_a():
-    """The toolbar covers a figure's top 40 px; the title sits on the plot, under a taller top margin."""
-    rows = [{"space": "generic", "MAP@10": None}, {"space": "<b>mine</b>", "MAP@10": 0.25}]
-    for figure in (label_distribution_figure(CORPUS, CORPUS.aspect_names[0]), metric_bar_figure(rows, "MAP@10", "t")):
-        layout = figure.to_plotly_json()["layout"]
-        assert layout["margin"]["t"] >= 70
-        assert (layout["title"]["yref"], layout["title"]["y"], layout["title"]["yanchor"]) == ("paper", 1, "bottom")
-    bars = metric_bar_figure(rows, "MAP@10", "t").data[0]
-    assert list(bars.text) == ["n/a", "0.250"] and list(bars.x) == ["generic", "&lt;b&gt;mine&lt;/b&gt;"]
