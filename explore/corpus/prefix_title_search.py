@@ -13,7 +13,7 @@ answer.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -56,8 +56,10 @@ class _Sorted(Sequence):
         return bisect.bisect_left(self, word), bisect.bisect_left(self, word + "!")
 
 
-def write_title_index(directory: Path, titles: Sequence[str], aliases: Mapping[int, Sequence[str]]) -> None:
-    """Fold every title (row order) and alias (by row) once and write the sorted word starts into `directory`."""
+def write_title_index(directory: Path, titles: Iterable[str],
+                      aliases: Mapping[int, Sequence[str]] | Iterable[tuple[int, Sequence[str]]]) -> None:
+    """Fold every title (row order) and alias (by row: a mapping, or (row, aliases) pairs in row order) once and
+    write the sorted word starts into `directory`."""
     key_text, key_row, key_alias = [], [], []
     seen: set[tuple[str, int]] = set()
 
@@ -73,7 +75,7 @@ def write_title_index(directory: Path, titles: Sequence[str], aliases: Mapping[i
         add(row, "", title)
         for acronym in numbered_acronyms(title):
             add(row, acronym, acronym)
-    for row, names in aliases.items():
+    for row, names in aliases.items() if isinstance(aliases, Mapping) else aliases:
         for name in names:
             add(row, name, name)
     seen.clear()
