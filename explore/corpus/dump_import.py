@@ -425,9 +425,9 @@ class _ResolvedLinks:
         for id_, title, text, url, links, aliases in zip(table["id"], table["title"], table["text"], table["url"],
                                                          table["links"], table["aliases"]):
             resolved = [next(found) for _ in links]
-            own = {to: row for row, to in (hit for hit in resolved if hit is not None) if to != id_}
+            own = {to: row for row, to in resolved if to is not None and to != id_}
             self.kept += len(own)
-            self.dropped += sum(1 for hit in resolved if hit is None)
+            self.dropped += sum(1 for _, to in resolved if to is None)
             into += own.values()
             articles.append(Article(id=id_, title=title.strip(), text=text.strip(), url=url, links=tuple(own),
                                     aliases=tuple(aliases)))

@@ -68,13 +68,13 @@ class LinkTargets:
         """(normalised title, row, id) triples; a title already claimed keeps its first article."""
         self._db.executemany("INSERT OR IGNORE INTO target VALUES (?, ?, ?)", targets)
 
-    def resolve(self, keys: list[str]) -> list[tuple[int, str] | None]:
-        """Each normalised title's (row, id), or None where no kept article or redirect has it; in the given order."""
+    def resolve(self, keys: list[str]) -> list[tuple[int, str] | tuple[None, None]]:
+        """Each normalised title's (row, id), or (None, None) where no kept article or redirect has it; in the given
+        order (the keys go in as one JSON array: one statement, not one per link)."""
         if not keys:
             return []
-        found = self._db.execute("SELECT t.row, t.id FROM json_each(?) AS k LEFT JOIN target AS t ON t.key = k.value "
-                                 "ORDER BY k.key", (json.dumps(keys, ensure_ascii=False),))
-        return [None if row is None else (row, article_id) for row, article_id in found]
+        return self._db.execute("SELECT t.row, t.id FROM json_each(?) AS k LEFT JOIN target AS t ON t.key = k.value "
+                                "ORDER BY k.key", (json.dumps(keys, ensure_ascii=False),)).fetchall()
 
     def close(self) -> None:
         self._db.close()
