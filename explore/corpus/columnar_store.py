@@ -126,8 +126,8 @@ def save_columnar(name: str, provenance: Provenance | Callable[[], Provenance], 
         np.save(staging / TITLES_FILE, _sorted_lookup(np.concatenate(title_hashes) if title_hashes
                                                       else np.zeros(0, np.uint64)))
         np.save(staging / INCOMING_FILE, np.asarray(incoming, dtype=np.int32))
-        write_title_index(staging, (title for b in _iter_batches(arrow, ("title",)) for title in b["title"]),
-                          _row_aliases(arrow))
+        write_title_index(staging, lambda: ((title, aliases) for batch in _iter_batches(arrow, ("title", "aliases"))
+                                            for title, aliases in zip(batch["title"], batch["aliases"])))
         files = [ARTICLES_ARROW, IDS_FILE, TITLES_FILE, INCOMING_FILE, *TITLE_FILES]
         card = sealed({
             "format_version": FORMAT_VERSION,
@@ -147,16 +147,6 @@ def save_columnar(name: str, provenance: Provenance | Callable[[], Provenance], 
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return directory
-
-
-def _row_aliases(arrow: Path) -> Iterator[tuple[int, list[str]]]:
-    """(row, aliases) of the rows that have aliases, a stored batch at a time."""
-    row = 0
-    for batch in _iter_batches(arrow, ("aliases",)):
-        for names in batch["aliases"]:
-            if names:
-                yield row, names
-            row += 1
 
 
 def _refuse_duplicate_ids(arrow: Path, ids: np.ndarray, name: str) -> None:
