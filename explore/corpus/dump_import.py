@@ -1,9 +1,12 @@
-"""Import a CirrusSearch dump into a corpus, streaming: memory grows with the articles kept, never with the dump.
+"""Import a CirrusSearch dump into a corpus, streaming: memory is about flat in the articles kept and never grows
+with the dump (what must be looked up for every article, the titles and ids seen and the link targets, is in on-disk
+tables: explore/corpus/dump_scratch.py).
 
 With `top`, a first pass keeps only (popularity, line) of the best `top` pages in a heap; the second pass writes
 the pages kept in batches of Parquet rows. A checkpoint after each batch (the line reached, the heap, the counts)
 lets a killed import go on where it stopped when the same command runs again. Links are resolved to titles and
-redirects of the kept articles only at the end, so a link to an article past the cut is dropped, never dangling.
+redirects of the kept articles only at the end (one join a thousand articles), so a link to an article past the cut
+is dropped, never dangling.
 """
 from __future__ import annotations
 
