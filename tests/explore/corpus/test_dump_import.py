@@ -218,3 +218,42 @@ def test_a_resumed_columnar_import_equals_an_uninterrupted_one_whatever_scratch_
     assert list(resumed.incoming_counts) == list(whole.incoming_counts)
     assert (report.skipped, report.links_kept, report.links_dropped) == \
         (whole_report.skipped, whole_report.links_kept, whole_report.links_dropped)
+
+
+_KILLABLE_IMPORT = """
+import sys, time
+from explore.corpus.dump_import import import_dump
+import_dump(sys.argv[1], "sigkilled", batch_size=40, columnar=True, on_checkpoint=lambda checkpoint: time.sleep(0.3))
+"""
+
+
+def test_an_import_killed_with_sigkill_resumes_to_the_uninterrupted_store(dump):
+    """A real kill (no exception handler runs: the scratch tables stay open on disk, a batch may be half written)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    whole, whole_report = import_dump(dump.path, "uninterrupted", columnar=True)
+    checkpoint = work_dir("sigkilled") / "checkpoint.json"
+    child = subprocess.Popen([sys.executable, "-c", _KILLABLE_IMPORT, str(dump.path)],
+                             cwd=Path(__file__).resolve().parents[3])
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and child.poll() is None:
+            if checkpoint.exists() and json.loads(checkpoint.read_text()).get("parts", 0) >= 3:
+                break
+            time.sleep(0.05)
+        assert child.poll() is None, "the import ended before it could be killed"
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.wait(timeout=30)
+    assert (work_dir("sigkilled") / "seen.sqlite").exists()  # left open by the kill
+    resumed, report = import_dump(dump.path, "sigkilled", batch_size=40, columnar=True)
+    assert report.resumed_from.startswith("line ")
+    assert [(a.id, a.title, a.text, a.links, a.aliases) for a in resumed] == \
+        [(a.id, a.title, a.text, a.links, a.aliases) for a in whole]
+    assert list(resumed.incoming_counts) == list(whole.incoming_counts)
+    assert (report.skipped, report.links_kept) == (whole_report.skipped, whole_report.links_kept)
