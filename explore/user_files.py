@@ -11,6 +11,7 @@ is not valid Unicode (a lone surrogate escape) are refused.
 from __future__ import annotations
 
 import json
+import re
 import stat
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
@@ -120,6 +121,9 @@ class _Refused(ValueError):
         self.line = line
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # the only way JSON text decoded strictly holds a lone surrogate
+
+
 def parse_user_json(text: str, path: Path, error: ErrorType, line: int | None = None) -> Any:
     """One JSON value (a whole file, or one line `line` of a JSONL file), checked by `check_user_value`."""
     offset = (line - 1) if line else 0
@@ -137,26 +141,32 @@ def parse_user_json(text: str, path: Path, error: ErrorType, line: int | None = 
         raise error(f"{where(path, line)}: values nested more than {MAX_DEPTH} deep") from None
     except ValueError as exc:  # a number of more than 4,300 digits
         raise error(f"{where(path, line)}: a value JSON cannot hold here ({exc})") from None
-    return check_user_value(value, path, error, line)
+    return check_user_value(value, path, error, line, texts=_SURROGATE_ESCAPE.search(text) is not None)
 
 
-def check_user_value(value: Any, path: Path, error: ErrorType, line: int | None = None) -> Any:
-    """`value` if it nests at most MAX_DEPTH deep and every text in it is valid Unicode, else `error`."""
+def check_user_value(value: Any, path: Path, error: ErrorType, line: int | None = None, texts: bool = True) -> Any:
+    """`value` if it nests at most MAX_DEPTH deep and every text in it is valid Unicode, else `error`. `texts=False`
+    skips the texts (each encoded to find a lone surrogate) when none can hold one: JSON without a surrogate escape,
+    whose text was already decoded strictly."""
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            raise error(f"{where(path, line)}: values nested more than {MAX_DEPTH} deep")
-        if isinstance(item, dict):
-            stack.extend((child, depth + 1) for pair in item.items() for child in pair)
-        elif isinstance(item, (list, tuple)):
-            stack.extend((child, depth + 1) for child in item)
-        elif isinstance(item, str):
+        if isinstance(item, str):
             try:
                 item.encode("utf-8")
             except UnicodeEncodeError as exc:
                 raise error(f"{where(path, line)}: text that is not valid Unicode ({item[exc.start]!r}, a lone "
                             f"surrogate, in {item[:40]!r})") from None
+            continue
+        if isinstance(item, dict):
+            children = [*item.keys(), *item.values()] if texts else item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth >= MAX_DEPTH and children:
+            raise error(f"{where(path, line)}: values nested more than {MAX_DEPTH} deep")
+        stack.extend((child, depth + 1) for child in children if texts or isinstance(child, (dict, list, tuple)))
     return value
 
 

@@ -19,7 +19,7 @@ import logging
 import shutil
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from functools import cached_property
 from pathlib import Path
@@ -90,13 +90,16 @@ class _Tally:
                 "source": provenance.source, "aspects": aspects}
 
 
-def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Article]], directory: Path) -> Path:
-    """Write articles arriving in batches (memory: one batch plus the ids, titles and aliases of all) into
-    `directory`, replacing what was there only once all is written. Ids must be unique, as in `Corpus`."""
+def save_columnar(name: str, provenance: Provenance | Callable[[], Provenance], batches: Iterable[list[Article]],
+                  directory: Path, incoming: np.ndarray | None = None) -> Path:
+    """Write articles arriving in batches into `directory`, replacing what was there only once all is written. Ids
+    must be unique, as in `Corpus`. `provenance` may be a callable, asked once every batch is written (what the
+    batches held can decide it). `incoming` (links into each row, when the caller counted them as it made the
+    batches) spares a map of every id; then memory is one batch plus 16 bytes an article and the title index's sort."""
     directory = Path(directory)
     staging = staging_directory_for(directory)
-    tally, ids, titles, aliases = _Tally(), [], [], {}
-    seen: set[str] = set()
+    tally = _Tally()
+    id_hashes, title_hashes = [], []
     spans: list[tuple[int, int]] = []  # each batch's bytes in the file: its block checksum covers them
     try:
         with pa.OSFile(str(staging / ARTICLES_ARROW), "wb") as sink, pa.ipc.new_file(sink, SCHEMA) as writer:
@@ -105,30 +108,26 @@ def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Arti
             for batch in batches:
                 pending.extend(batch)
                 while len(pending) >= BATCH_ROWS:
-                    spans.append(_write_batch(sink, writer, pending[:BATCH_ROWS], tally, seen, name))
+                    spans.append(_write_batch(sink, writer, pending[:BATCH_ROWS], tally, id_hashes, title_hashes))
                     del pending[:BATCH_ROWS]
             if pending:
-                spans.append(_write_batch(sink, writer, pending, tally, seen, name))
-        blocks = _block_checksums(staging / ARTICLES_ARROW, head, spans)
-        for row_batch in _iter_batches(staging / ARTICLES_ARROW, ("id", "title", "aliases")):
-            ids += row_batch["id"]
-            titles += row_batch["title"]
-            aliases.update({len(ids) - len(row_batch["id"]) + i: names
-                            for i, names in enumerate(row_batch["aliases"]) if names})
-        position = {article_id: row for row, article_id in enumerate(ids)}
-        incoming = np.zeros(len(ids), dtype=np.int32)
-        # links are read again a batch at a time: held all together they were most of the memory (80 strings an
-        # article at real sizes)
-        for row_batch in _iter_batches(staging / ARTICLES_ARROW, ("links",)):
-            for targets in row_batch["links"]:
-                for target in set(targets or ()):
-                    if target in position:
-                        incoming[position[target]] += 1
-        del position
-        np.save(staging / IDS_FILE, _sorted_lookup(string_hashes(ids)))
-        np.save(staging / TITLES_FILE, _sorted_lookup(string_hashes(titles)))
-        np.save(staging / INCOMING_FILE, incoming)
-        write_title_index(staging, titles, aliases)
+                spans.append(_write_batch(sink, writer, pending, tally, id_hashes, title_hashes))
+        provenance = provenance() if callable(provenance) else provenance
+        arrow = staging / ARTICLES_ARROW
+        blocks = _block_checksums(arrow, head, spans)
+        ids = _sorted_lookup(np.concatenate(id_hashes) if id_hashes else np.zeros(0, np.uint64))
+        _refuse_duplicate_ids(arrow, ids, name)
+        rows = len(ids)
+        if incoming is None:
+            incoming = _incoming_links(arrow, rows)
+        elif len(incoming) != rows:
+            raise AspectNavError(f"Corpus {name!r}: {len(incoming)} incoming-link counts for {rows} articles")
+        np.save(staging / IDS_FILE, ids)
+        np.save(staging / TITLES_FILE, _sorted_lookup(np.concatenate(title_hashes) if title_hashes
+                                                      else np.zeros(0, np.uint64)))
+        np.save(staging / INCOMING_FILE, np.asarray(incoming, dtype=np.int32))
+        write_title_index(staging, lambda: ((title, aliases) for batch in _iter_batches(arrow, ("title", "aliases"))
+                                            for title, aliases in zip(batch["title"], batch["aliases"])))
         files = [ARTICLES_ARROW, IDS_FILE, TITLES_FILE, INCOMING_FILE, *TITLE_FILES]
         card = sealed({
             "format_version": FORMAT_VERSION,
@@ -136,9 +135,9 @@ def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Arti
             "name": name,
             "provenance": asdict(provenance),
             "content_hash": tally.content.hexdigest()[:16],
-            "rows": len(ids),
+            "rows": rows,
             "files": {f: {"bytes": (staging / f).stat().st_size, "sha256": file_sha256(staging / f)} for f in files},
-            "stats": tally.stats(name, len(ids), provenance),
+            "stats": tally.stats(name, rows, provenance),
             "label_counts": {aspect: dict(counts) for aspect, counts in tally.labels.items()},
             "from_wikipedia": tally.sites == {"Wikipedia"},
             "blocks": blocks,
@@ -150,13 +149,44 @@ def save_columnar(name: str, provenance: Provenance, batches: Iterable[list[Arti
     return directory
 
 
-def _write_batch(sink, writer, articles: list[Article], tally: _Tally, seen: set[str], name: str) -> tuple[int, int]:
-    """Write one batch; returns the (start, end) of its bytes in the file."""
-    for article in articles:
-        if article.id in seen:
-            raise AspectNavError(f"Corpus {name!r}: duplicate article id {article.id!r}")
-        seen.add(article.id)
+def _refuse_duplicate_ids(arrow: Path, ids: np.ndarray, name: str) -> None:
+    """AspectNavError naming the first id stored twice: equal hashes side by side in the sorted lookup, their ids
+    read back and compared (a hash collision of two different ids is no duplicate)."""
+    same = np.flatnonzero(ids["hash"][1:] == ids["hash"][:-1])
+    if not len(same):
+        return
+    with pa.OSFile(str(arrow), "rb") as source:
+        reader = pa.ipc.open_file(source)
+
+        def id_at(row: int) -> str:
+            return reader.get_batch(row // BATCH_ROWS).column("id")[row % BATCH_ROWS].as_py()
+
+        duplicates = [(int(min(ids["row"][i], ids["row"][i + 1])), id_at(int(ids["row"][i])))
+                      for i in same if id_at(int(ids["row"][i])) == id_at(int(ids["row"][i + 1]))]
+    if duplicates:
+        raise AspectNavError(f"Corpus {name!r}: duplicate article id {min(duplicates)[1]!r}")
+
+
+def _incoming_links(arrow: Path, rows: int) -> np.ndarray:
+    """Links into each row, from every article's links (read again a batch at a time: held together they were most
+    of the memory, 80 strings an article at real sizes) through a map of every id to its row."""
+    position = {article_id: row for row, article_id in
+                enumerate(article_id for batch in _iter_batches(arrow, ("id",)) for article_id in batch["id"])}
+    incoming = np.zeros(rows, dtype=np.int32)
+    for row_batch in _iter_batches(arrow, ("links",)):
+        for targets in row_batch["links"]:
+            for target in set(targets or ()):
+                if target in position:
+                    incoming[position[target]] += 1
+    return incoming
+
+
+def _write_batch(sink, writer, articles: list[Article], tally: _Tally, id_hashes: list[np.ndarray],
+                 title_hashes: list[np.ndarray]) -> tuple[int, int]:
+    """Write one batch, keeping its ids' and titles' hashes; returns the (start, end) of its bytes in the file."""
     tally.add(articles)
+    id_hashes.append(string_hashes(article.id for article in articles))
+    title_hashes.append(string_hashes(article.title for article in articles))
     start = sink.tell()
     writer.write_batch(pa.RecordBatch.from_pydict(article_columns(articles), schema=SCHEMA))
     return start, sink.tell()
@@ -166,21 +196,28 @@ def _block_checksums(path: Path, head: int, spans: list[tuple[int, int]]) -> dic
     """sha256 of the file's head (magic and schema), of each batch's bytes and of the footer: together every byte
     of the file, each part checked before Arrow parses it."""
     size = path.stat().st_size
-    mapped = pa.memory_map(str(path), "r")
     tail = spans[-1][1] if spans else head
+    with path.open("rb") as handle:  # read, not memory-mapped: a mapped file's pages would count as the writer's RSS
 
-    def block(start: int, end: int) -> list:
-        return [start, end, hashlib.sha256(mapped.read_at(end - start, start)).hexdigest()]
+        def block(start: int, end: int) -> list:
+            digest = hashlib.sha256()
+            handle.seek(start)
+            for offset in range(start, end, 4 << 20):
+                digest.update(handle.read(min(4 << 20, end - offset)))
+            return [start, end, digest.hexdigest()]
 
-    return {"head": block(0, spans[0][0] if spans else head), "batches": [block(*span) for span in spans],
-            "footer": block(tail, size)}
+        return {"head": block(0, spans[0][0] if spans else head), "batches": [block(*span) for span in spans],
+                "footer": block(tail, size)}
 
 
 def _iter_batches(path: Path, columns: Sequence[str]) -> Iterator[dict[str, list]]:
-    reader = pa.ipc.open_file(pa.memory_map(str(path), "r"))
-    for index in range(reader.num_record_batches):
-        batch = reader.get_batch(index)
-        yield {column: batch.column(column).to_pylist() for column in columns}
+    """Some columns of each stored batch in turn, read (not memory-mapped: the pages of a pass over the whole file
+    would stay in the writer's RSS, growing with the corpus)."""
+    with pa.OSFile(str(path), "rb") as source:
+        reader = pa.ipc.open_file(source)
+        for index in range(reader.num_record_batches):
+            batch = reader.get_batch(index)
+            yield {column: batch.column(column).to_pylist() for column in columns}
 
 
 def _read_card(directory: Path) -> dict:

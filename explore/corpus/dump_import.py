@@ -1,9 +1,12 @@
-"""Import a CirrusSearch dump into a corpus, streaming: memory grows with the articles kept, never with the dump.
+"""Import a CirrusSearch dump into a corpus, streaming: memory is about flat in the articles kept and never grows
+with the dump (what must be looked up for every article, the titles and ids seen and the link targets, is in on-disk
+tables: explore/corpus/dump_scratch.py).
 
 With `top`, a first pass keeps only (popularity, line) of the best `top` pages in a heap; the second pass writes
 the pages kept in batches of Parquet rows. A checkpoint after each batch (the line reached, the heap, the counts)
 lets a killed import go on where it stopped when the same command runs again. Links are resolved to titles and
-redirects of the kept articles only at the end, so a link to an article past the cut is dropped, never dangling.
+redirects of the kept articles only at the end (one join a thousand articles), so a link to an article past the cut
+is dropped, never dangling.
 """
 from __future__ import annotations
 
@@ -13,8 +16,7 @@ import json
 import logging
 import shutil
 import time
-from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
@@ -27,6 +29,7 @@ import pyarrow.parquet as pq
 from explore.atomic_files import file_written_atomically
 from explore.corpus.cirrus_dump import (DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records,
                                         refuse_another_format)
+from explore.corpus.dump_scratch import LinkTargets, SeenPages
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import AspectNavError, CorpusFormatError
 from explore.json_seal import SEAL_KEY, seal_problem, sealed
@@ -39,8 +42,12 @@ BATCH_SIZE = 10_000
 # same size from which a space keeps its vectors memory-mapped).
 COLUMNAR_FROM = 200_000
 EXAMPLES_KEPT = 10
+# Articles whose links are resolved in one join: their ~80 links each, the keys and the answers, are what the import
+# holds at once (a stored batch of 10,000 resolved whole was 200 MB more at real record sizes).
+RESOLVE_ROWS = 1_000
 CHECKPOINT_FILE = "checkpoint.json"
 _HEAP_FILE = "heap.npy"
+_SEEN_FILE, _TARGETS_FILE = "seen.sqlite", "targets.sqlite"  # scratch tables, rebuilt from the batches each run
 log = logging.getLogger(__name__)
 _ROWS = pa.schema([("line", pa.int64()), ("id", pa.string()), ("title", pa.string()), ("text", pa.string()),
                    ("url", pa.string()), ("links", pa.list_(pa.string())), ("aliases", pa.list_(pa.string()))])
@@ -293,13 +300,17 @@ def _checkpoint_heap(work, heap, checkpoint, line, on_checkpoint) -> None:
 
 def _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> None:
     """Second pass: the kept pages in Parquet batches; a title or id seen before is a duplicate, skipped."""
-    seen_titles: dict[str, int] = {}
-    seen_ids: dict[str, int] = {}
+    seen = SeenPages(work / _SEEN_FILE)
     for part in _parts(work, checkpoint.parts):
         table = pq.read_table(part, columns=["line", "id", "title"], use_threads=False).to_pydict()
-        for line, id_, title in zip(table["line"], table["id"], table["title"]):
-            seen_titles.setdefault(title, line)
-            seen_ids.setdefault(id_, line)
+        seen.add(zip(table["title"], table["id"], table["line"]))
+    try:
+        _collect_pages(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint, seen)
+    finally:
+        seen.close()
+
+
+def _collect_pages(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint, seen: SeenPages) -> None:
     counts_skips = chosen is None  # with --top the first pass counted them
     rows: list[DumpPage] = []
     stream, raw = open_dump(path)
@@ -318,13 +329,13 @@ def _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> 
                 continue
             if chosen is not None and item.line not in chosen:
                 continue
-            first = seen_titles.get(item.title) or seen_ids.get(item.id)
+            first = seen.first(item.title, item.id)
             if first is not None:
-                what = f"title {item.title!r}" if item.title in seen_titles else f"id {item.id!r}"
+                what = f"title {item.title!r}" if first[0] == "title" else f"id {item.id!r}"
                 _count_skip(checkpoint, DumpSkip(item.line, SkipReason.DUPLICATE,
-                                                 f"{path}, line {item.line}: duplicate {what} (first on line {first})"))
+                                                 f"{path}, line {item.line}: duplicate {what} (first on line {first[1]})"))
                 continue
-            seen_titles[item.title] = seen_ids[item.id] = item.line
+            seen.add([(item.title, item.id, item.line)])
             rows.append(item)
             bar.article()
     if rows:
@@ -354,70 +365,77 @@ def _write_batch(work, rows, checkpoint, line, on_checkpoint) -> None:
 
 def _assemble(path: Path, name: str, top: int | None, work: Path) -> tuple[Corpus, int, int]:
     """The kept articles in dump order, each link resolved through the kept titles, then their redirects."""
-    parts = _stored_parts(work)
-    target = _link_targets(parts)
-    articles, kept, dropped = [], 0, 0
-    for batch, batch_kept, batch_dropped in _assembled_batches(parts, target):
-        articles += batch
-        kept, dropped = kept + batch_kept, dropped + batch_dropped
-    return Corpus(name=name, articles=articles, provenance=_provenance(path, top, kept)), kept, dropped
+    links = _ResolvedLinks(work)
+    articles = [article for batch in links.batches() for article in batch]
+    return Corpus(name=name, articles=articles, provenance=_provenance(path, top, links.kept)), links.kept, links.dropped
 
 
 def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, directory: Path) -> tuple[int, int, int]:
-    """`_assemble` written straight into a columnar store at `directory`, one batch at a time: the texts never sit
-    in memory together (the ids, titles and aliases of all do, and the link targets). Returns (articles, links kept,
-    links dropped)."""
+    """`_assemble` written straight into a columnar store at `directory`, one batch at a time, with the incoming
+    links counted as they are resolved: no article's text, links or title stays in memory after its batch. Returns
+    (articles, links kept, links dropped)."""
     from explore.corpus.columnar_store import save_columnar
 
-    parts = _stored_parts(work)
-    target = _link_targets(parts)
-    kept = dropped = 0
-    for links in (pq.read_table(part, columns=["id", "links"], use_threads=False).to_pydict() for part in parts):
-        for id_, own in zip(links["id"], links["links"]):
-            batch_kept, batch_dropped = _resolve(id_, own, target)[1:]
-            kept, dropped = kept + batch_kept, dropped + batch_dropped
-    save_columnar(name, _provenance(path, top, kept), (batch for batch, _, _ in _assembled_batches(parts, target)),
-                  directory)
-    return _rows(parts), kept, dropped
+    links = _ResolvedLinks(work)
+    save_columnar(name, lambda: _provenance(path, top, links.kept), links.batches(), directory,
+                  incoming=links.incoming)
+    return links.rows, links.kept, links.dropped
 
 
 def _stored_parts(work: Path) -> list[Path]:
     return _parts(work, _load_checkpoint(work).parts)
 
 
-def _link_targets(parts: list[Path]) -> dict[str, str]:
-    """Each kept title, then each redirect to one, normalised → the article id a link to it means."""
-    target: dict[str, str] = {}
-    tables = [pq.read_table(part, columns=["id", "title", "aliases"], use_threads=False).to_pydict() for part in parts]
-    for table in tables:
-        for id_, title in zip(table["id"], table["title"]):
-            target.setdefault(normalize_title(title), id_)
-    for table in tables:
-        for id_, aliases in zip(table["id"], table["aliases"]):
-            for alias in aliases:
-                target.setdefault(normalize_title(alias), id_)
-    return target
+class _ResolvedLinks:
+    """The stored batches as articles, each link resolved (first mention, no self-links) to the id of the kept
+    article whose title, then whose redirect, it names (normalised), through an on-disk table; the links kept and
+    dropped and the links into each row counted on the way. `batches()` is read once."""
 
+    def __init__(self, work: Path):
+        self.parts = _stored_parts(work)
+        self.rows = _rows(self.parts)
+        self.kept = self.dropped = 0
+        self.incoming = np.zeros(self.rows, dtype=np.int32)
+        self._targets = LinkTargets(work / _TARGETS_FILE)
+        try:
+            for columns in (["id", "title"], ["id", "aliases"]):  # every title before any redirect claims one
+                row = 0
+                for part in self.parts:
+                    table = pq.read_table(part, columns=columns, use_threads=False).to_pydict()
+                    if columns[1] == "title":
+                        self._targets.add((normalize_title(title), row + i, id_)
+                                          for i, (id_, title) in enumerate(zip(table["id"], table["title"])))
+                    else:
+                        self._targets.add((normalize_title(alias), row + i, id_)
+                                          for i, (id_, aliases) in enumerate(zip(table["id"], table["aliases"]))
+                                          for alias in aliases)
+                    row += len(table["id"])
+        except BaseException:
+            self._targets.close()
+            raise
 
-def _resolve(id_: str, links: list[str], target: dict[str, str]) -> tuple[tuple[str, ...], int, int]:
-    """An article's links as kept article ids (first mention, no self-links), with the counts kept and dropped."""
-    resolved = [target.get(normalize_title(link)) for link in links]
-    own = tuple(to for to in dict.fromkeys(resolved) if to is not None and to != id_)
-    return own, len(own), sum(1 for to in resolved if to is None)
+    def batches(self) -> Iterator[list[Article]]:
+        try:
+            for part in self.parts:
+                for rows in pq.ParquetFile(part).iter_batches(RESOLVE_ROWS, use_threads=False):  # no pool to outlive the command
+                    yield self._articles(rows.to_pydict())
+        finally:
+            self._targets.close()
 
-
-def _assembled_batches(parts: list[Path], target: dict[str, str]):
-    """The kept articles one stored batch at a time, in dump order, with that batch's links kept and dropped."""
-    for part in parts:
-        table = pq.read_table(part, use_threads=False).to_pydict()  # no pool to outlive the command
-        articles, kept, dropped = [], 0, 0
+    def _articles(self, table: dict[str, list]) -> list[Article]:
+        found = iter(self._targets.resolve([normalize_title(link) for links in table["links"] for link in links]))
+        articles, into = [], []
         for id_, title, text, url, links, aliases in zip(table["id"], table["title"], table["text"], table["url"],
                                                          table["links"], table["aliases"]):
-            own, batch_kept, batch_dropped = _resolve(id_, links, target)
-            kept, dropped = kept + batch_kept, dropped + batch_dropped
-            articles.append(Article(id=id_, title=title.strip(), text=text.strip(), url=url, links=own,
+            resolved = [next(found) for _ in links]
+            own = {to: row for row, to in resolved if to is not None and to != id_}
+            self.kept += len(own)
+            self.dropped += sum(1 for _, to in resolved if to is None)
+            into += own.values()
+            articles.append(Article(id=id_, title=title.strip(), text=text.strip(), url=url, links=tuple(own),
                                     aliases=tuple(aliases)))
-        yield articles, kept, dropped
+        np.add.at(self.incoming, np.asarray(into, dtype=np.int64), 1)
+        return articles
 
 
 def _provenance(path: Path, top: int | None, links_kept: int) -> Provenance:

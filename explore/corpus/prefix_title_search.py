@@ -13,11 +13,12 @@ answer.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from explore.corpus.title_search import (DEFAULT_LIMIT, EXACT, LONG_WORD, MIN_FUZZY_SCORE, MIN_SHOWN_SCORE,
                                          MIN_TYPO_WORD, MIN_WORD_SCORE, NEAR, WORD_START_WEIGHT, WORDS, TitleMatch,
@@ -56,36 +57,80 @@ class _Sorted(Sequence):
         return bisect.bisect_left(self, word), bisect.bisect_left(self, word + "!")
 
 
-def write_title_index(directory: Path, titles: Sequence[str], aliases: Mapping[int, Sequence[str]]) -> None:
-    """Fold every title (row order) and alias (by row) once and write the sorted word starts into `directory`."""
-    key_text, key_row, key_alias = [], [], []
-    seen: set[tuple[str, int]] = set()
+_CHUNK = 65_536  # keys or word starts gathered as Python values before they become Arrow chunks
 
-    def add(row: int, alias: str, text: str) -> None:
+
+class _Columns:
+    """Columns gathered in Arrow chunks: a few bytes a value (the text and an offset), not a Python object each, so
+    the index of millions of titles and redirects is sorted in a fraction of the memory Python tuples took."""
+
+    def __init__(self, **types: pa.DataType):
+        self.types = types
+        self.pending: dict[str, list] = {name: [] for name in types}
+        self.chunks: dict[str, list[pa.Array]] = {name: [] for name in types}
+
+    def add(self, *values) -> None:
+        for column, value in zip(self.pending.values(), values):
+            column.append(value)
+        if len(column) >= _CHUNK:
+            self._flush()
+
+    def _flush(self) -> None:
+        for name, kind in self.types.items():
+            if self.pending[name]:
+                self.chunks[name].append(pa.array(self.pending[name], kind))
+                self.pending[name] = []
+
+    def arrays(self) -> dict[str, pa.Array]:
+        self._flush()
+        return {name: pa.concat_arrays(self.chunks.pop(name)) if self.chunks[name] else pa.array([], kind)
+                for name, kind in self.types.items()}
+
+
+def _title_keys(title: str) -> list[tuple[str, str]]:
+    """(alias, folded) of a title ("" for the title itself) and of its numbered acronyms, each folded text once."""
+    keys: dict[str, str] = {}
+    for alias, text in (("", title), *((acronym, acronym) for acronym in numbered_acronyms(title))):
         folded = fold(text)
-        if folded and (folded, row) not in seen:
-            seen.add((folded, row))
-            key_text.append(folded)
-            key_row.append(row)
-            key_alias.append(alias)
+        if folded and folded not in keys:
+            keys[folded] = alias
+    return [(alias, folded) for folded, alias in keys.items()]
 
-    for row, title in enumerate(titles):
-        add(row, "", title)
-        for acronym in numbered_acronyms(title):
-            add(row, acronym, acronym)
-    for row, names in aliases.items():
-        for name in names:
-            add(row, name, name)
-    seen.clear()
-    tails = sorted(((folded[start:], key, start) for key, folded in enumerate(key_text)
-                    for start in _word_starts(folded)), key=lambda tail: tail[0])
-    _write(directory / KEYS_FILE, {"text": pa.array(key_text, pa.large_string()),
-                                   "row": pa.array(key_row, pa.int32()), "alias": pa.array(key_alias, pa.string())})
-    _write(directory / TAILS_FILE, {"text": pa.array([t[0] for t in tails], pa.large_string()),
-                                    "key": pa.array([t[1] for t in tails], pa.int32()),
-                                    "start": pa.array([t[2] for t in tails], pa.int32())})
-    words = sorted({word for folded in key_text for word in folded.split()})
-    _write(directory / VOCABULARY_FILE, {"word": pa.array(words, pa.string())})
+
+def write_title_index(directory: Path, rows: Callable[[], Iterable[tuple[str, Sequence[str]]]]) -> None:
+    """Fold every title (row order), then every alias, once and write the sorted word starts into `directory`.
+    `rows()` gives each row's (title, aliases) in order; it is read twice (titles, then aliases), so a caller can
+    stream them from disk. Memory: the keys and word starts as Arrow columns, sorted once."""
+    keys = _Columns(text=pa.large_string(), row=pa.int32(), alias=pa.string())
+    tails = _Columns(text=pa.large_string(), key=pa.int32(), start=pa.int32())
+    count = 0
+
+    def add(row: int, alias: str, folded: str) -> None:
+        nonlocal count
+        keys.add(folded, row, alias)
+        for start in _word_starts(folded):
+            tails.add(folded[start:], count, start)
+        count += 1
+
+    for row, (title, _) in enumerate(rows()):
+        for alias, folded in _title_keys(title):
+            add(row, alias, folded)
+    for row, (title, names) in enumerate(rows()):
+        if names:
+            seen = {folded for _, folded in _title_keys(title)}
+            for name in names:
+                folded = fold(name)
+                if folded and folded not in seen:
+                    seen.add(folded)
+                    add(row, name, folded)
+    key_columns, tail_columns = keys.arrays(), tails.arrays()
+    order = pc.sort_indices(tail_columns["text"])  # stable, by code point (UTF-8 bytes): the order bisect reads
+    _write(directory / TAILS_FILE, {name: column.take(order) for name, column in tail_columns.items()})
+    del tail_columns, order
+    words = pc.unique(pc.list_flatten(pc.split_pattern(key_columns["text"], " ")))
+    words = words.filter(pc.not_equal(words, "")).cast(pa.string())
+    _write(directory / VOCABULARY_FILE, {"word": words.take(pc.sort_indices(words))})
+    _write(directory / KEYS_FILE, key_columns)
 
 
 def _write(path: Path, columns: dict[str, pa.Array]) -> None:

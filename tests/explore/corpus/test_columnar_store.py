@@ -101,6 +101,27 @@ def test_a_duplicate_id_is_refused_and_nothing_is_replaced(tmp_path):
     assert len(load_corpus(tmp_path / corpus.name)) == len(corpus)
 
 
+def test_incoming_counts_given_by_the_writer_are_stored_and_a_provenance_is_asked_once_all_is_written(tmp_path):
+    corpus = fixture_corpus()
+    written = []
+
+    def batches():
+        for start in range(0, len(corpus), 5):
+            written.append(start)
+            yield corpus.articles[start:start + 5]
+
+    def provenance():
+        assert written[-1] + 5 >= len(corpus)  # every batch written before it is asked
+        return corpus.provenance
+
+    counts = np.array([corpus.incoming_links.get(a.id, 0) for a in corpus.articles], dtype=np.int32)
+    save_columnar(corpus.name, provenance, batches(), tmp_path / corpus.name, incoming=counts)
+    columnar = load_corpus(tmp_path / corpus.name)
+    assert columnar.incoming_links == corpus.incoming_links and columnar.provenance == corpus.provenance
+    with pytest.raises(AspectNavError, match="3 incoming-link counts for"):
+        save_columnar(corpus.name, corpus.provenance, [corpus.articles], tmp_path / "other", incoming=counts[:3])
+
+
 def test_a_large_space_is_memory_mapped_and_ranks_as_in_memory(tmp_path, monkeypatch):
     corpus = fixture_corpus()
     vectors = _unit_vectors(len(corpus))
