@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import sys
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -15,10 +16,11 @@ from contextlib import contextmanager
 import numpy as np
 
 from explore.encoders.encode_engine import EncodeEngine, EngineRecord, RayAddressKind, RayEngineConfig
-from explore.encoders.encoder import DEFAULT_BATCH_SIZE, EncodeProgress, Encoder, TransformerEncoder
+from explore.encoders.encoder import DEFAULT_BATCH_SIZE, EncodeProgress, Encoder, TransformerEncoder, length_order
 from explore.errors import AspectNavError
 
 RAY_BATCH_ROWS = 512  # texts per Ray batch: large enough that scheduling is noise, small enough to balance actors
+BACKEND_LOG_LEVEL = "fatal"  # the driver's C++ notes; failures reach us as Python exceptions either way
 INSTALL_HINT = "pip install -e '.[ray]' (or pip install 'ray[data,client]')"
 
 
@@ -36,16 +38,17 @@ def require_ray():
 class _EncodeActor:
     """One Ray actor: loads the encoder once, then encodes each batch of rows it is handed."""
 
-    def __init__(self, spec: str, backend: str, precision: str):
+    def __init__(self, spec: str, backend: str, precision: str, batch_size: int):
         import os
 
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from explore.encoders import load_encoder
 
         self.encoder = load_encoder(spec, precision=precision, backend=backend)
+        self.batch_size = batch_size
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        vectors = self.encoder.encode([str(t) for t in batch["text"]], progress=False)
+        vectors = self.encoder.encode([str(t) for t in batch["text"]], batch_size=self.batch_size, progress=False)
         backend, precision = self.encoder.last_run or ("torch", "fp32")
         rows = len(batch["row"])
         return {"row": batch["row"], "vector": vectors,
@@ -85,8 +88,9 @@ class RayEncoder(Encoder):
             _require_ray_client()
         if not ray.is_initialized():
             try:
-                ray.init(address=address.for_ray_init(), ignore_reinit_error=True, log_to_driver=False,
-                         logging_level=logging.WARNING, include_dashboard=False)
+                with _backend_log_level(BACKEND_LOG_LEVEL):
+                    ray.init(address=address.for_ray_init(), ignore_reinit_error=True, log_to_driver=False,
+                             logging_level=logging.WARNING, include_dashboard=False)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 start = (f"`ray start --head --ray-client-server-port {address.port}` on {address.host}"
                          if address.kind is RayAddressKind.CLIENT else "`ray start --head` on the head node")
@@ -124,10 +128,10 @@ class RayEncoder(Encoder):
 
             try:
                 if _through_client():
-                    vectors, self.last_run = self._encode_from_client(ray, texts, pool, on_batch)
+                    vectors, self.last_run = self._encode_from_client(ray, texts, pool, batch_size, on_batch)
                 else:
                     vectors, self.last_run = _encode_on_cluster(
-                        texts, pool, self._actor_kwargs(), self.rows_per_batch,
+                        texts, pool, self._actor_kwargs(batch_size), self.rows_per_batch,
                         self.config.actor_start_timeout_s, on_batch)
             except ray.exceptions.GetTimeoutError as exc:
                 free = ray.available_resources()
@@ -141,18 +145,20 @@ class RayEncoder(Encoder):
             raise AspectNavError(f"Ray returned {done} vectors for {len(texts)} texts.")
         return vectors
 
-    def _actor_kwargs(self) -> dict:
+    def _actor_kwargs(self, batch_size: int) -> dict:
         return {"spec": str(self.base_encoder.spec),  # spec: absolute
-                "backend": str(self.base_encoder.backend), "precision": str(self.base_encoder.precision)}
+                "backend": str(self.base_encoder.backend), "precision": str(self.base_encoder.precision),
+                "batch_size": batch_size}
 
-    def _encode_from_client(self, ray, texts: list[str], pool: dict, on_batch) -> tuple[np.ndarray, tuple]:
+    def _encode_from_client(self, ray, texts: list[str], pool: dict, batch_size: int,
+                            on_batch) -> tuple[np.ndarray, tuple]:
         """Ray Data cannot run its executor in a Ray client, so one task on the cluster (no CPUs: it only drives)
         runs the encode and reports each batch through a queue that the bar here follows."""
         from ray.util.queue import Empty, Queue
 
         batches = Queue(actor_options={"num_cpus": 0})
         remote = ray.remote(num_cpus=0, max_retries=0)(_encode_on_cluster_reporting)
-        result = remote.remote(texts, pool, self._actor_kwargs(), self.rows_per_batch,
+        result = remote.remote(texts, pool, self._actor_kwargs(batch_size), self.rows_per_batch,
                                self.config.actor_start_timeout_s, batches)
         try:
             while True:
@@ -186,9 +192,12 @@ def _encode_on_cluster(texts: list[str], pool: dict, actor_kwargs: dict, rows_pe
     import pyarrow as pa
     import ray
 
-    table = pa.table({"row": np.arange(len(texts), dtype=np.int64), "text": pa.array(texts, pa.large_string())})
-    # one block per batch, at least two per worker, so every actor has work from the start
-    step = max(1, min(rows_per_batch, -(-len(texts) // (2 * pool["workers"]))))
+    order = length_order(texts)  # blocks cut along it at whole batches: each actor pads as a local encode does
+    table = pa.table({"row": order.astype(np.int64), "text": pa.array([texts[i] for i in order], pa.large_string())})
+    # at least two blocks per worker, so every actor has work from the start
+    batch_size = actor_kwargs["batch_size"]
+    step = min(rows_per_batch, -(-len(texts) // (2 * pool["workers"])))
+    step = max(1, -(-step // batch_size)) * batch_size
     out: np.ndarray | None = None
     last_run = ("torch", "fp32")
     with _ray_data_quiet(ray, actor_start_timeout_s):
@@ -205,6 +214,20 @@ def _encode_on_cluster(texts: list[str], pool: dict, actor_kwargs: dict, rows_pe
             last_run = (str(batch["backend"][0]), str(batch["precision"][0]))
             on_batch(len(vectors))
     return out, last_run
+
+
+@contextmanager
+def _backend_log_level(level: str):
+    """Ray's C++ log level for the processes `ray.init` starts (this driver's core worker, a local Ray's nodes):
+    at its default a driver prints notes meant for Ray's developers between the lines of our bar (one per actor
+    pool: "constructor arguments in the object store"). RAY_BACKEND_LOG_LEVEL set by the user wins."""
+    saved = os.environ.get("RAY_BACKEND_LOG_LEVEL")
+    os.environ["RAY_BACKEND_LOG_LEVEL"] = saved or level
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop("RAY_BACKEND_LOG_LEVEL", None)
 
 
 def _require_ray_client():

@@ -44,7 +44,7 @@ def local_vectors():
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ray_encode_matches_a_local_encode_row_for_row(ray_cluster, local_vectors, workers):
     texts, local = local_vectors
-    # 8 batches: rows come back mixed
+    # 4 blocks of a whole batch each: rows come back mixed
     encoder = RayEncoder(load_encoder("minilm"), RayEngineConfig(actors=workers), rows_per_batch=16)
     vectors = encoder.encode(texts, progress=False)
     assert vectors.shape == local.shape and vectors.dtype == np.float32
