@@ -206,7 +206,7 @@ def encode_rows(vital, quick: bool) -> list[Row]:
         for workers in (1, 2):
             ray_encoder = RayEncoder(encoder, RayEngineConfig(actors=workers))
             started = time.perf_counter()
-            ray_encoder.encode(texts[:workers], progress=False)  # one text per actor: the fixed cost of an encode
+            ray_encoder.encode(texts[:32 * workers], progress=False)  # a batch per actor: the fixed cost of an encode
             startup = time.perf_counter() - started
             started = time.perf_counter()
             vectors = ray_encoder.encode(texts, progress=False)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import sys
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -20,7 +19,6 @@ from explore.encoders.encoder import DEFAULT_BATCH_SIZE, EncodeProgress, Encoder
 from explore.errors import AspectNavError
 
 RAY_BATCH_ROWS = 512  # texts per Ray batch: large enough that scheduling is noise, small enough to balance actors
-BACKEND_LOG_LEVEL = "fatal"  # the driver's C++ notes; failures reach us as Python exceptions either way
 INSTALL_HINT = "pip install -e '.[ray]' (or pip install 'ray[data,client]')"
 
 
@@ -88,9 +86,8 @@ class RayEncoder(Encoder):
             _require_ray_client()
         if not ray.is_initialized():
             try:
-                with _backend_log_level(BACKEND_LOG_LEVEL):
-                    ray.init(address=address.for_ray_init(), ignore_reinit_error=True, log_to_driver=False,
-                             logging_level=logging.WARNING, include_dashboard=False)
+                ray.init(address=address.for_ray_init(), ignore_reinit_error=True, log_to_driver=False,
+                         logging_level=logging.WARNING, include_dashboard=False)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 start = (f"`ray start --head --ray-client-server-port {address.port}` on {address.host}"
                          if address.kind is RayAddressKind.CLIENT else "`ray start --head` on the head node")
@@ -114,7 +111,10 @@ class RayEncoder(Encoder):
         if not texts:
             return self.base_encoder.encode(texts)
         ray = self._connect()
-        self.pool_ = pool = self.pool(ray)
+        pool = self.pool(ray)
+        rows_per_block = _rows_per_block(len(texts), pool["workers"], self.rows_per_batch, batch_size)
+        pool["workers"] = min(pool["workers"], -(-len(texts) // rows_per_block))  # an actor for every block at most
+        self.pool_ = pool
         report = progress if callable(progress) else None
         done = 0
         with tqdm(total=len(texts), unit="text", desc=f"encoding on Ray ({pool['workers']} actors)",
@@ -128,10 +128,11 @@ class RayEncoder(Encoder):
 
             try:
                 if _through_client():
-                    vectors, self.last_run = self._encode_from_client(ray, texts, pool, batch_size, on_batch)
+                    vectors, self.last_run = self._encode_from_client(ray, texts, pool, batch_size,
+                                                                      rows_per_block, on_batch)
                 else:
                     vectors, self.last_run = _encode_on_cluster(
-                        texts, pool, self._actor_kwargs(batch_size), self.rows_per_batch,
+                        texts, pool, self._actor_kwargs(batch_size), rows_per_block,
                         self.config.actor_start_timeout_s, on_batch)
             except ray.exceptions.GetTimeoutError as exc:
                 free = ray.available_resources()
@@ -150,7 +151,7 @@ class RayEncoder(Encoder):
                 "backend": str(self.base_encoder.backend), "precision": str(self.base_encoder.precision),
                 "batch_size": batch_size}
 
-    def _encode_from_client(self, ray, texts: list[str], pool: dict, batch_size: int,
+    def _encode_from_client(self, ray, texts: list[str], pool: dict, batch_size: int, rows_per_block: int,
                             on_batch) -> tuple[np.ndarray, tuple]:
         """Ray Data cannot run its executor in a Ray client, so one task on the cluster (no CPUs: it only drives)
         runs the encode and reports each batch through a queue that the bar here follows."""
@@ -158,7 +159,7 @@ class RayEncoder(Encoder):
 
         batches = Queue(actor_options={"num_cpus": 0})
         remote = ray.remote(num_cpus=0, max_retries=0)(_encode_on_cluster_reporting)
-        result = remote.remote(texts, pool, self._actor_kwargs(batch_size), self.rows_per_batch,
+        result = remote.remote(texts, pool, self._actor_kwargs(batch_size), rows_per_block,
                                self.config.actor_start_timeout_s, batches)
         try:
             while True:
@@ -180,24 +181,27 @@ def _through_client() -> bool:
     return client.is_connected()
 
 
-def _encode_on_cluster_reporting(texts, pool, actor_kwargs, rows_per_batch, actor_start_timeout_s, batches):
+def _encode_on_cluster_reporting(texts, pool, actor_kwargs, rows_per_block, actor_start_timeout_s, batches):
     """`_encode_on_cluster` in a task on the cluster, each batch's row count put on `batches`."""
-    return _encode_on_cluster(texts, pool, actor_kwargs, rows_per_batch, actor_start_timeout_s, batches.put)
+    return _encode_on_cluster(texts, pool, actor_kwargs, rows_per_block, actor_start_timeout_s, batches.put)
 
 
-def _encode_on_cluster(texts: list[str], pool: dict, actor_kwargs: dict, rows_per_batch: int,
+def _rows_per_block(texts: int, workers: int, rows_per_batch: int, batch_size: int) -> int:
+    """At least two blocks per worker, so every actor has work from the start, each a whole number of the
+    encoder's batches (so each actor pads as a local encode does)."""
+    rows = min(rows_per_batch, -(-texts // (2 * workers)))
+    return max(1, -(-rows // batch_size)) * batch_size
+
+
+def _encode_on_cluster(texts: list[str], pool: dict, actor_kwargs: dict, step: int,
                        actor_start_timeout_s: float, on_batch) -> tuple[np.ndarray, tuple[str, str]]:
-    """The Ray Data pipeline, run where a Ray driver is (this process, or a task on the cluster): the vectors in
-    row order, and the backend and precision that computed them."""
+    """The Ray Data pipeline, run where a Ray driver is (this process, or a task on the cluster), `step` rows to a
+    block: the vectors in row order, and the backend and precision that computed them."""
     import pyarrow as pa
     import ray
 
     order = length_order(texts)  # blocks cut along it at whole batches: each actor pads as a local encode does
     table = pa.table({"row": order.astype(np.int64), "text": pa.array([texts[i] for i in order], pa.large_string())})
-    # at least two blocks per worker, so every actor has work from the start
-    batch_size = actor_kwargs["batch_size"]
-    step = min(rows_per_batch, -(-len(texts) // (2 * pool["workers"])))
-    step = max(1, -(-step // batch_size)) * batch_size
     out: np.ndarray | None = None
     last_run = ("torch", "fp32")
     with _ray_data_quiet(ray, actor_start_timeout_s):
@@ -214,20 +218,6 @@ def _encode_on_cluster(texts: list[str], pool: dict, actor_kwargs: dict, rows_pe
             last_run = (str(batch["backend"][0]), str(batch["precision"][0]))
             on_batch(len(vectors))
     return out, last_run
-
-
-@contextmanager
-def _backend_log_level(level: str):
-    """Ray's C++ log level for the processes `ray.init` starts (this driver's core worker, a local Ray's nodes):
-    at its default a driver prints notes meant for Ray's developers between the lines of our bar (one per actor
-    pool: "constructor arguments in the object store"). RAY_BACKEND_LOG_LEVEL set by the user wins."""
-    saved = os.environ.get("RAY_BACKEND_LOG_LEVEL")
-    os.environ["RAY_BACKEND_LOG_LEVEL"] = saved or level
-    try:
-        yield
-    finally:
-        if saved is None:
-            os.environ.pop("RAY_BACKEND_LOG_LEVEL", None)
 
 
 def _require_ray_client():

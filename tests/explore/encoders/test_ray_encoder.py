@@ -65,3 +65,22 @@ def test_spaces_build_engine_ray_writes_the_space_a_local_build_writes(ray_clust
     assert float((space.embeddings_ * local).sum(axis=1).min()) >= 0.9999
     assert space.encoder_fingerprint_ == load_encoder("minilm").fingerprint
     assert space.engine_ == EngineRecord(EncodeEngine.RAY, RayAddressKind.LOCAL, 2)  # from the manifest
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_a_ray_client_address_with_no_cluster_behind_it_says_how_to_start_one(capsys):
+    pytest.importorskip("ray")
+    import ray
+
+    from tests.ray_cluster import free_port
+
+    if ray.is_initialized():
+        ray.shutdown()  # a driver of another Ray would be used as it is
+    store_corpus(fixture_corpus("people"))
+    port = free_port()  # nothing listens there
+    assert main(["spaces", "build", "--corpus", "people", "--engine", "ray", "--address", "ray://127.0.0.1",
+                 "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"Could not reach Ray at ray://127.0.0.1:{port}" in err
+    assert f"`ray start --head --ray-client-server-port {port}` on 127.0.0.1" in err

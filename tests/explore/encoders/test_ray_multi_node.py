@@ -61,7 +61,7 @@ def test_spaces_build_through_the_ray_client_writes_the_local_space_and_says_so(
 def test_a_cluster_that_cannot_start_its_actors_fails_within_the_timeout_with_a_message(driver):
     import ray
 
-    texts = [f"text {i}" for i in range(8)]
+    texts = [f"text {i}" for i in range(200)]  # 4 blocks: room for 3 actors
     config = RayEngineConfig(RayAddress.parse(driver.address), actors=3, actor_start_timeout_s=15)  # 2 CPUs: 2 fit
     with pytest.raises(AspectNavError) as failure:
         from explore.encoders.ray_encoder import RayEncoder
