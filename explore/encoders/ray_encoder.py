@@ -142,6 +142,13 @@ class RayEncoder(Encoder):
                     f"{self.config.actor_start_timeout_s:g} s; it has {free.get('CPU', 0):g} CPUs and "
                     f"{free.get('GPU', 0):g} GPUs free of {ray.cluster_resources().get('CPU', 0):g} CPUs. Give "
                     f"fewer --actors, add nodes, or a longer --actor-start-timeout.") from exc
+            except ray.exceptions.RayError as exc:  # an actor that cannot load the encoder fails here, at once
+                cause = str(exc).strip().splitlines()
+                raise AspectNavError(
+                    f"The encode on the Ray cluster at {self.config.address} failed: "
+                    f"{cause[-1] if cause else type(exc).__name__}. Every node needs AspectNav installed "
+                    f"({INSTALL_HINT}) and the encoder {self.spec} (a dir: encoder at the same path); Ray's "
+                    f"full log is in the session's logs/ray-data/.") from exc
         if done != len(texts):
             raise AspectNavError(f"Ray returned {done} vectors for {len(texts)} texts.")
         return vectors

@@ -73,6 +73,24 @@ def test_a_cluster_that_cannot_start_its_actors_fails_within_the_timeout_with_a_
     assert ray.is_initialized()
 
 
+def test_an_encoder_the_nodes_cannot_load_fails_the_encode_with_a_message(driver, tmp_path):
+    import shutil
+
+    from explore.encoders.package_weights import minilm_dir
+    from explore.encoders.ray_encoder import RayEncoder
+
+    copy = tmp_path / "minilm-copy"
+    shutil.copytree(minilm_dir(), copy)
+    encoder = load_encoder(f"dir:{copy}")  # here it exists; the model loads on the first encode
+    shutil.rmtree(copy)  # and on no node
+    config = RayEngineConfig(RayAddress.parse(driver.address), actors=2, actor_start_timeout_s=120)
+    with pytest.raises(AspectNavError) as failure:
+        RayEncoder(encoder, config).encode([f"text {i}" for i in range(100)], progress=False)
+    message = str(failure.value)
+    assert f"The encode on the Ray cluster at {driver.address} failed: " in message
+    assert str(copy) in message and "Every node needs AspectNav installed" in message
+
+
 def test_a_worker_node_killed_mid_encode_and_the_space_still_equals_the_local_one(driver, minilm_local):
     from explore.encoders.ray_encoder import RayEncoder
 
