@@ -189,6 +189,7 @@ def _ray(num_cpus: int):
 
 def encode_rows(vital, quick: bool) -> list[Row]:
     from explore.encoders import load_encoder
+    from explore.encoders.encode_engine import RayEngineConfig
     from explore.encoders.ray_encoder import RayEncoder
     from explore.spaces.article_text import article_text
 
@@ -203,9 +204,9 @@ def encode_rows(vital, quick: bool) -> list[Row]:
     rows, rates = [], {}
     try:
         for workers in (1, 2):
-            ray_encoder = RayEncoder(encoder, workers=workers)
+            ray_encoder = RayEncoder(encoder, RayEngineConfig(actors=workers))
             started = time.perf_counter()
-            ray_encoder.encode(texts[:workers], progress=False)  # one text per actor: the fixed cost of an encode
+            ray_encoder.encode(texts[:32 * workers], progress=False)  # a batch per actor: the fixed cost of an encode
             startup = time.perf_counter() - started
             started = time.perf_counter()
             vectors = ray_encoder.encode(texts, progress=False)

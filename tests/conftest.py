@@ -76,10 +76,11 @@ def browser(tmp_path_factory):
         yield driver
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def ray_cluster():
-    """One local Ray (2 CPUs) for the whole run, the cluster `--engine ray` encodes on in tests; its workers import
-    this checkout (PYTHONPATH). Skipped where Ray is not installed; under CI, which installs it, that fails."""
+    """One local Ray (2 CPUs) for a test module, the cluster `--engine ray` encodes on in tests; its workers import
+    this checkout (PYTHONPATH). A module of its own: others connect this process to other clusters
+    (tests/ray_cluster.py). Skipped where Ray is not installed; under CI, which installs it, that fails."""
     import os
     from pathlib import Path
 
@@ -89,6 +90,8 @@ def ray_cluster():
         if os.environ.get("CI"):
             pytest.fail("Ray is not installed under CI, which installs the [ray] extra (.ci/run)")
         pytest.skip("Ray is not installed: pip install -e '.[ray]'")
+    if ray.is_initialized():
+        ray.shutdown()
     checkout = str(Path(__file__).resolve().parent.parent)
     paths = [checkout] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 * 1024 ** 2,

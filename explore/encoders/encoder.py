@@ -116,6 +116,12 @@ class TransformerEncoder(Encoder):
         return encode_in_batches(runner, texts, batch_size, progress=progress, label=f"encoding ({runner})")
 
 
+def length_order(texts: Sequence[str]) -> np.ndarray:
+    """Rows longest first, ties in input order: the order texts are batched in. An engine that cuts the rows into
+    parts along it, at multiples of the batch size, gives every batch the texts (and padding) a local encode does."""
+    return np.argsort([-len(text) for text in texts], kind="stable")
+
+
 def encode_in_batches(runner, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE,
                       progress: "bool | EncodeProgress" = True, label: str = "encoding",
                       deadline: float | None = None) -> "np.ndarray | None":
@@ -126,7 +132,7 @@ def encode_in_batches(runner, texts: list[str], batch_size: int = DEFAULT_BATCH_
     import torch
     from tqdm.auto import tqdm
 
-    order = np.argsort([-len(text) for text in texts], kind="stable")
+    order = length_order(texts)
     report = progress if callable(progress) else None
     out = None
     if report:

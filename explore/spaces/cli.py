@@ -9,7 +9,8 @@ from explore.encoders.backend import BACKEND_ENV, EncoderBackend
 from explore.encoders.backend import choices as backend_choices
 from explore.encoders.precision import PRECISION_ENV, Precision
 from explore.encoders.precision import choices as precision_choices
-from explore.encoders.ray_encoder import EncodeEngine
+from explore.encoders.encode_engine import (DEFAULT_ACTOR_START_TIMEOUT_S, DEFAULT_CLIENT_PORT, DEFAULT_GCS_PORT,
+                                           EncodeEngine, RayAddress, RayEngineConfig)
 from explore.names import name_argument
 
 
@@ -43,9 +44,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             "on a Ray cluster; pip install -e '.[ray]'). Giving it re-encodes the space")
     build.add_argument("--address", default=None,
                        help="with --engine ray: the cluster (auto: the one this machine joined with `ray start`; "
-                            "ray://HOST:10001: a remote one); default: a local Ray started for this build")
-    build.add_argument("--workers", type=int, default=None,
+                            "HOST[:PORT]: a head's GCS address, from a cluster node; ray://HOST[:PORT]: through the "
+                            "Ray client, from anywhere that reaches the head); default: a local Ray started for "
+                            "this build")
+    build.add_argument("--port", type=int, default=None,
+                       help=f"with --address HOST or ray://HOST: the head's port (default {DEFAULT_CLIENT_PORT} for "
+                            f"ray://, the head's --ray-client-server-port; {DEFAULT_GCS_PORT} for a GCS address)")
+    build.add_argument("--actors", "--workers", dest="actors", type=int, default=None,
                        help="with --engine ray: encoder actors (default: one per GPU, else one per two CPUs)")
+    build.add_argument("--actor-start-timeout", type=float, default=None, metavar="SECONDS",
+                       help=f"with --engine ray: fail with a message when the actors have not started within this "
+                            f"(default {DEFAULT_ACTOR_START_TIMEOUT_S:g} s; a cluster short of CPUs or GPUs would "
+                            f"otherwise wait for ever)")
     build.set_defaults(func=_build)
 
 
@@ -62,7 +72,7 @@ def _list(args) -> int:
             fresh = (f"DAMAGED, left out of Explore: {damage}" if damage else
                      "current" if manifest["corpus_hash"] == registry.corpus.content_hash else "stale corpus")
             rows.append(f"{where}: {manifest['kind']}, {trained_words(directory, manifest)}encoder "
-                        f"{manifest['encoder']}, {shape}{_stored_as(manifest)}, {fresh}")
+                        f"{manifest['encoder']}, {shape}{_stored_as(manifest)}{_encoded_on(manifest)}, {fresh}")
         print(f"{name:<14} " + ("; ".join(rows) if rows else "default, not built yet (built on first use)"))
     return 0
 
@@ -71,6 +81,18 @@ def _stored_as(manifest: dict) -> str:
     """Say a dtype other than fp16 (what every other space stores): " int8"."""
     dtype = manifest["embeddings"].get("dtype", "float16")
     return "" if dtype == "float16" else f" {dtype}"
+
+
+def _encoded_on(manifest: dict) -> str:
+    """Say an engine other than local (what encodes every space unless asked): ", encoded on ray (…)"."""
+    from explore.encoders.encode_engine import EncodeEngine, EngineRecord
+    from explore.errors import AspectNavError
+
+    try:
+        record = EngineRecord.from_dict(manifest.get("engine"))
+    except AspectNavError as exc:
+        return f", {exc}"
+    return "" if record.engine is EncodeEngine.LOCAL else f", encoded on {record}"
 
 
 def trained_words(directory, manifest: dict) -> str:
@@ -105,7 +127,8 @@ def _build(args) -> int:
         space = registry.open(args.name)
     seconds = time.perf_counter() - start
     print(f"{space.name}: {space.kind}, encoder {space.encoder} ({space.backend_} {space.precision_}), "
-          f"{len(space)} x {space.dim}, ready in {seconds:.1f} s -> {space.directory_}")
+          f"{len(space)} x {space.dim}, encoded {_engine_words(space.engine_)}, ready in {seconds:.1f} s "
+          f"-> {space.directory_}")
     if args.ship:
         path = registry.ship(args.name)
         size = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
@@ -113,19 +136,27 @@ def _build(args) -> int:
     return 0
 
 
+def _engine_words(record) -> str:
+    return "locally" if record.engine is EncodeEngine.LOCAL else f"on {record}"
+
+
 def _engine(args):
     """None for a local encode; for --engine ray a wrapper that hands the encoder to Ray (Ray checked now)."""
     from explore.errors import AspectNavError
 
     engine = EncodeEngine.parse(args.engine)
+    ray_flags = (args.address, args.port, args.actors, args.actor_start_timeout)
     if engine is EncodeEngine.LOCAL:
-        if args.address or args.workers:
-            raise AspectNavError("--address and --workers go with --engine ray.")
+        if any(flag is not None for flag in ray_flags):
+            raise AspectNavError("--address, --port, --actors and --actor-start-timeout go with --engine ray.")
         return None
+    config = RayEngineConfig(RayAddress.parse(args.address, args.port), args.actors,
+                             DEFAULT_ACTOR_START_TIMEOUT_S if args.actor_start_timeout is None
+                             else args.actor_start_timeout)
     from explore.encoders.ray_encoder import RayEncoder, require_ray
 
     require_ray()
-    return lambda encoder: RayEncoder(encoder, address=args.address, workers=args.workers)
+    return lambda encoder: RayEncoder(encoder, config)
 
 
 def _use_encoder_settings(backend: str | None, precision: str | None) -> None:

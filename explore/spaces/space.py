@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from explore.corpus.model import Corpus
+from explore.encoders.encode_engine import LOCAL_ENGINE, EngineRecord
 from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE, article_text
 from explore.spaces.vector_index import EXACT_ABOVE, SearchPlan, VectorIndex, all_scores, top_k
@@ -53,7 +54,7 @@ class Space:
         start = time.perf_counter()
         if base is not None and isinstance(encoder, HeadEncoder):
             embeddings = encoder.project(base.embeddings_)
-            computed_by = {"backend": base.backend_, "precision": base.precision_}
+            computed_by = {"backend": base.backend_, "precision": base.precision_, "engine": base.engine_}
         else:
             embeddings = encoder.encode([article_text(a) for a in corpus], progress=progress)
             computed_by = _compute_of(encoder)
@@ -66,7 +67,7 @@ class Space:
 
     def _set_state(self, embeddings: np.ndarray, corpus_name: str, corpus_hash: str, encoder_fingerprint: str,
                    precision: str, created: str, encode_seconds: float, text_recipe: str,
-                   backend: str = "torch") -> "Space":
+                   backend: str = "torch", engine: EngineRecord = LOCAL_ENGINE) -> "Space":
         # a large space's vectors stay memory-mapped as stored (explore/spaces/store.py); rows are cast when read
         self.embeddings_ = embeddings if isinstance(embeddings, np.memmap) else \
             np.ascontiguousarray(embeddings, dtype=np.float32)
@@ -75,6 +76,7 @@ class Space:
         self.encoder_fingerprint_ = encoder_fingerprint
         self.precision_ = precision  # what computed the vectors: fp32, bf16, fp16 or int8
         self.backend_ = backend  # torch, openvino or onnx
+        self.engine_ = engine  # what ran the encode: local, or Ray (how it was reached, how many actors)
         self.created_ = created
         self.encode_seconds_ = encode_seconds
         self.text_recipe_ = text_recipe
@@ -155,4 +157,4 @@ def _compute_of(encoder) -> dict:
     """The backend and precision that computed the encoder's last encode (torch fp32 for an encoder that
     does not say, as before backends were recorded)."""
     backend, precision = getattr(encoder, "last_run", None) or ("torch", "fp32")
-    return {"backend": backend, "precision": precision}
+    return {"backend": backend, "precision": precision, "engine": getattr(encoder, "engine_record", LOCAL_ENGINE)}

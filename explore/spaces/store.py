@@ -21,6 +21,7 @@ import numpy as np
 
 from explore.atomic_files import staging_directory_for, swap_directory_into_place
 from explore.corpus.model import Corpus
+from explore.encoders.encode_engine import LOCAL_ENGINE, EngineRecord
 from explore.errors import AspectNavError
 from explore.json_seal import SEAL_KEY, seal_problem, sealed
 from explore.spaces.article_text import TEXT_RECIPE
@@ -41,7 +42,7 @@ TRAINING_MODES = ("head", "full")  # the manifest's `trained`: how the stored ve
 MEMORY_MAPPED_FROM = 200_000
 _MANIFEST_KEYS = frozenset({"format_version", "name", "kind", "aspects", "encoder", "encoder_fingerprint", "encoder_files",
                             "precision", "backend", "corpus", "corpus_hash", "text_recipe", "search", "embeddings",
-                            "created", "encode_seconds", "trained"})
+                            "created", "encode_seconds", "trained", "engine"})
 
 
 class SpaceUnusable(Exception):
@@ -90,6 +91,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             **({"encoder_files": _file_digests(staging / ENCODER_DIR)} if encoder_dir is not None else {}),
             "precision": space.precision_,
             "backend": getattr(space, "backend_", "torch"),
+            "engine": getattr(space, "engine_", LOCAL_ENGINE).as_dict(),
             "corpus": space.corpus_name_,
             "corpus_hash": space.corpus_hash_,
             "text_recipe": space.text_recipe_,
@@ -235,6 +237,7 @@ def load_space(directory: Path, corpus: Corpus, check_encoder: bool = True) -> S
         raise SpaceUnusable(f"text recipe {manifest.get('text_recipe')!r} is not {TEXT_RECIPE!r}", stale=True)
     try:
         space = Space(manifest["name"], manifest["kind"], manifest["encoder"], tuple(manifest.get("aspects") or ()))
+        engine = EngineRecord.from_dict(manifest.get("engine"))  # from before engines were recorded: local
     except AspectNavError as exc:
         raise SpaceUnusable(str(exc), stale=False) from exc
     space.directory_ = directory
@@ -251,6 +254,7 @@ def load_space(directory: Path, corpus: Corpus, check_encoder: bool = True) -> S
         embeddings=embeddings, corpus_name=manifest.get("corpus", corpus.name), corpus_hash=manifest["corpus_hash"],
         encoder_fingerprint=manifest["encoder_fingerprint"], precision=manifest.get("precision", "fp32"),
         backend=manifest.get("backend", "torch"),  # manifests from before backends were recorded: torch
+        engine=engine,
         created=manifest.get("created", ""), encode_seconds=manifest.get("encode_seconds", 0.0),
         text_recipe=manifest["text_recipe"],
     )

@@ -6,7 +6,8 @@ import pytest
 from explore.cli import main
 from explore.corpus.registry import open_corpus, store_corpus
 from explore.encoders import load_encoder
-from explore.encoders.ray_encoder import EncodeEngine, RayEncoder
+from explore.encoders.encode_engine import EncodeEngine, EngineRecord, RayAddressKind, RayEngineConfig
+from explore.encoders.ray_encoder import RayEncoder
 from explore.errors import AspectNavError
 from explore.spaces.article_text import article_text
 from tests.fixture_corpora import fixture_corpus
@@ -22,8 +23,9 @@ def test_engine_ray_without_ray_installed_says_how_to_install(monkeypatch, capsy
 
 def test_ray_flags_without_the_ray_engine_are_refused(capsys):
     store_corpus(fixture_corpus("people"))
-    assert main(["spaces", "build", "--corpus", "people", "--address", "auto"]) == 2
-    assert "go with --engine ray" in capsys.readouterr().err
+    for flag, value in (("--address", "auto"), ("--port", "10001"), ("--actors", "2"), ("--actor-start-timeout", "9")):
+        assert main(["spaces", "build", "--corpus", "people", flag, value]) == 2
+        assert "go with --engine ray" in capsys.readouterr().err
 
 
 def test_engine_is_parsed_once():
@@ -42,7 +44,8 @@ def local_vectors():
 @pytest.mark.parametrize("workers", [1, 2])
 def test_ray_encode_matches_a_local_encode_row_for_row(ray_cluster, local_vectors, workers):
     texts, local = local_vectors
-    encoder = RayEncoder(load_encoder("minilm"), workers=workers, rows_per_batch=16)  # 8 batches: rows come back mixed
+    # 4 blocks of a whole batch each: rows come back mixed
+    encoder = RayEncoder(load_encoder("minilm"), RayEngineConfig(actors=workers), rows_per_batch=16)
     vectors = encoder.encode(texts, progress=False)
     assert vectors.shape == local.shape and vectors.dtype == np.float32
     assert float((vectors * local).sum(axis=1).min()) >= 0.9999
@@ -54,10 +57,30 @@ def test_ray_encode_matches_a_local_encode_row_for_row(ray_cluster, local_vector
 def test_spaces_build_engine_ray_writes_the_space_a_local_build_writes(ray_cluster, local_vectors, capsys):
     store_corpus(fixture_corpus())
     assert main(["spaces", "build", "--corpus", "fixture", "--engine", "ray", "--workers", "2"]) == 0
-    assert "generic: generic, encoder minilm" in capsys.readouterr().out
+    assert "encoded on ray (local address, 2 actors)" in capsys.readouterr().out
     from explore.spaces import spaces_for
 
     space = spaces_for(open_corpus("fixture")).open("generic", encode=False)  # stored and valid: no encode here
     _, local = local_vectors
     assert float((space.embeddings_ * local).sum(axis=1).min()) >= 0.9999
     assert space.encoder_fingerprint_ == load_encoder("minilm").fingerprint
+    assert space.engine_ == EngineRecord(EncodeEngine.RAY, RayAddressKind.LOCAL, 2)  # from the manifest
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(180)
+def test_a_ray_client_address_with_no_cluster_behind_it_says_how_to_start_one(capsys):
+    pytest.importorskip("ray")
+    import ray
+
+    from tests.ray_cluster import free_port
+
+    if ray.is_initialized():
+        ray.shutdown()  # a driver of another Ray would be used as it is
+    store_corpus(fixture_corpus("people"))
+    port = free_port()  # nothing listens there
+    assert main(["spaces", "build", "--corpus", "people", "--engine", "ray", "--address", "ray://127.0.0.1",
+                 "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert f"Could not reach Ray at ray://127.0.0.1:{port}" in err
+    assert f"`ray start --head --ray-client-server-port {port}` on 127.0.0.1" in err
