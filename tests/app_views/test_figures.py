@@ -72,3 +72,16 @@ def test_chart_titles_sit_below_the_hover_toolbar_and_missing_bars_say_n_a():
         assert (layout["title"]["yref"], layout["title"]["y"], layout["title"]["yanchor"]) == ("paper", 1, "bottom")
     bars = metric_bar_figure(rows, "MAP@10", "t").data[0]
     assert list(bars.text) == ["n/a", "0.250"] and list(bars.x) == ["generic", "&lt;b&gt;mine&lt;/b&gt;"]
+
+
+def test_a_density_selection_is_every_row_inside_its_boxes_and_lassos():
+    import numpy as np
+
+    from app_views.figures import rows_in_selection
+
+    coords = np.array([[0.0, 0.0], [1.0, 1.0], [5.0, 5.0], [9.0, 1.0]])
+    box = {"box": [{"xref": "x", "yref": "y", "x": [1.5, -0.5], "y": [-0.5, 1.5]}], "lasso": []}
+    assert rows_in_selection(box, coords).tolist() == [0, 1]
+    both = box | {"lasso": [{"x": [4, 10, 10], "y": [0, 0, 6]}]}  # a triangle round (9, 1), not (5, 5)
+    assert rows_in_selection(both, coords).tolist() == [0, 1, 3]
+    assert rows_in_selection({"points": []}, coords).tolist() == []
