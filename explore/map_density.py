@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 IMAGE_PX = (900, 700)  # the aggregate's pixels: about a map's size on the page, so a pixel is a screen pixel
-MIN_ALPHA = 70  # the faintest occupied pixel's alpha (0-255): a lone article stays visible
+MIN_ALPHA = 110  # the faintest occupied pixel's alpha (0-255): a lone article stays visible
+SPREAD_PX = 2  # sparse pixels are grown up to this many pixels (datashader's dynspread), dense ones are not
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ def density_image(coords: np.ndarray, codes: np.ndarray, colours: Sequence[str],
     canvas = ds.Canvas(plot_width=size[0], plot_height=size[1], x_range=x_range, y_range=y_range)
     counts = canvas.points(frame, "x", "y", ds.count_cat("c"))
     image = tf.shade(counts, color_key=dict(zip(names, map(hex_colour, colours))), how="eq_hist", min_alpha=MIN_ALPHA)
+    image = tf.dynspread(image, threshold=0.5, max_px=SPREAD_PX)
     stream = io.BytesIO()
     image.to_pil().save(stream, format="PNG", optimize=False)
     uri = "data:image/png;base64," + base64.b64encode(stream.getvalue()).decode("ascii")

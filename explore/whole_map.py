@@ -34,6 +34,12 @@ def whole_layout_path(space_key: str, sample: Sample, params: MapParams):
     return base.with_name(f"{base.stem}-whole.npz")
 
 
+def stored_whole_layout(space_key: str, sample: Sample, params: MapParams, rows: int) -> np.ndarray | None:
+    """The cached layout of all `rows` (whole_layout's), or None when there is none or it is damaged."""
+    stored = _read_cache(whole_layout_path(space_key, sample, params), rows)
+    return stored[0] if stored is not None else None
+
+
 def whole_layout(space_key: str, vectors: np.ndarray, sample: Sample, base_coords: np.ndarray,
                  params: MapParams = ProjectionParams(), progress: Progress | None = None,
                  cache: bool = True) -> np.ndarray:
@@ -42,11 +48,10 @@ def whole_layout(space_key: str, vectors: np.ndarray, sample: Sample, base_coord
     n = len(vectors)
     if len(base_coords) != len(sample.base):
         raise ValueError(f"{len(base_coords):,} coordinates for a base sample of {len(sample.base):,} rows.")
-    path = whole_layout_path(space_key, sample, params)
     if cache:
-        stored = _read_cache(path, n)
+        stored = stored_whole_layout(space_key, sample, params, n)
         if stored is not None:
-            return stored[0]
+            return stored
     report = progress or (lambda fraction, stage: None)
     layout = np.empty((n, 2), dtype=np.float32)
     layout[sample.base] = base_coords
@@ -58,7 +63,7 @@ def whole_layout(space_key: str, vectors: np.ndarray, sample: Sample, base_coord
         layout[rows] = place(by_vectors, by_coords, vectors[rows])
         report((begin + len(rows)) / max(len(rest), 1), "placing every article")
     if cache:
-        _save_atomically(path, coords=layout, method=np.array("placed"))
+        _save_atomically(whole_layout_path(space_key, sample, params), coords=layout, method=np.array("placed"))
     return layout
 
 
