@@ -404,9 +404,10 @@ if colour_aspect:
     notes.append(f"Colours: the {TOP_LABELS} most common {aspect} labels of the whole corpus, each always in the same "
                  f"colour (across seeds and in both maps); an article the source leaves without one takes the label "
                  f"inferred for it (the hover says “inferred”); mid grey: other {aspect} labels; faint light grey: no "
-                 f"{aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it, "
-                 "double-click it to show only it; on the Corpus page, a click on a label's bar opens the maps "
-                 "filtered to it." if not only else f"Colours: {aspect} “{escape_markdown(only)}” in colour, the "
+                 f"{aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). " +
+                 ("On a density map a pixel takes the mean colour of its articles and the legend only names the "
+                  "colours; " if dense else "Click a legend entry to hide it, double-click it to show only it; ") +
+                 "on the Corpus page, a click on a label's bar opens the maps filtered to it." if not only else f"Colours: {aspect} “{escape_markdown(only)}” in colour, the "
                  "other points faint.")
 for note in notes:
     st.caption(note)

@@ -215,7 +215,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
         drawn = np.asarray(selected_at)[:SELECTED_DRAWN]
         figure.add_trace(go.Scattergl(x=drawn[:, 0], y=drawn[:, 1], mode="markers", name="selected",
                                       showlegend=False, hoverinfo="skip",
-                                      marker=dict(size=7, symbol="circle-open", color="#ff7f0e", line=dict(width=1.5))))
+                                      marker=dict(size=6, symbol="circle-open", color="#ff7f0e", opacity=0.6,
+                                                  line=dict(width=1))))
     elif selected:
         chosen = set(selected)
         marks.insert(0, ("selected", [i for i, article_id in enumerate(points.ids) if article_id in chosen],

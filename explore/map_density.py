@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 IMAGE_PX = (900, 700)  # the aggregate's pixels: about a map's size on the page, so a pixel is a screen pixel
-MIN_ALPHA = 110  # the faintest occupied pixel's alpha (0-255): a lone article stays visible
+MIN_ALPHA = 150  # the faintest occupied pixel's alpha (0-255): a lone article stays visible
 SPREAD_PX = 2  # sparse pixels are grown up to this many pixels (datashader's dynspread), dense ones are not
 
 

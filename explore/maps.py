@@ -447,8 +447,8 @@ def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, ranks
     if not aspect:
         return [NO_LABEL] * len(rows)
     colours = []
-    for row in rows:
-        labels = corpus.articles[row].labels(aspect, inferred=True)
+    for article in _articles(corpus, rows):
+        labels = article.labels(aspect, inferred=True)
         ranked = [label for label in labels if label in ranks]
         colours.append(min(ranked, key=ranks.__getitem__) if ranked else OTHER if labels else NO_LABEL)
     return colours
@@ -462,8 +462,16 @@ def point_colours(corpus: Corpus, rows: Sequence[int], aspect: str | None,
     if not (only and aspect):
         return colour_labels(corpus, rows, aspect, ranks), ranks
     ranks = ranks if only in ranks else ranks | {only: len(ranks)}  # a rarer label gets the next colour
-    return [only if only in corpus.articles[row].labels(aspect, inferred=True) else FILTERED_OUT
-            for row in rows], ranks
+    return [only if only in article.labels(aspect, inferred=True) else FILTERED_OUT
+            for article in _articles(corpus, rows)], ranks
+
+
+def _articles(corpus: Corpus, rows: Sequence[int]):
+    """The articles of `rows`: the corpus read in order when they are all its rows (a columnar corpus then reads a
+    batch at a time, not one row at a time: a density map colours every article)."""
+    if isinstance(rows, range) and rows == range(len(corpus)):
+        return iter(corpus)
+    return (corpus.articles[row] for row in rows)
 
 
 @dataclass

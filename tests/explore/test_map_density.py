@@ -33,7 +33,7 @@ def test_a_lone_point_stays_visible_beside_a_crowd():
     coords = np.array([[0.0, 0.0]] * 10_000 + [[1.0, 1.0]], dtype=np.float32)
     pixels = _pixels(density_image(coords, np.zeros(len(coords), int), ["#000000"], (0.0, 1.0), (0.0, 1.0),
                                    size=(4, 4)))
-    assert pixels[0, -1, 3] >= 70 and pixels[-1, 0, 3] > pixels[0, -1, 3]
+    assert pixels[0, -1, 3] >= 150 and pixels[-1, 0, 3] > pixels[0, -1, 3]
 
 
 def test_bad_inputs_are_named():
