@@ -27,7 +27,7 @@ from explore.commands import build_space_command
 from explore.errors import AspectNavError
 from explore.map_neighbours import map_neighbours
 from explore.map_regions import Region, article_terms, map_regions
-from explore.map_density import DensityImage, density_image, padded_range
+from explore.map_density import density_image, padded_range
 from explore.map_selection import ids_of_rows, selection_csv, selection_rows
 from explore.maps import (DEFAULT_SAMPLE, FULL_MAP_UP_TO, TOP_LABELS, MapPoints, Projector, most_labelled_aspect,
                           point_colours)
@@ -193,13 +193,16 @@ def _keep(key: tuple, make):
 
 
 def _density(layout, aspect: str | None, only: str | None, colours: dict[str, str],
-             layout_key: str) -> DensityImage:
-    """Every article of one map as an image, coloured by its label (the colour codes shared by both maps)."""
+             layout_key: str):
+    """Every article of one map as an image, coloured by its label (the colour codes shared by both maps), and
+    the image of a range of it (the view around the seed: map_figure's `detail`)."""
     codes, order = _keep(("codes", id(corpus), corpus.content_hash, aspect, only), lambda: label_codes(
         point_colours(corpus, range(len(corpus)), aspect, only)[0], _legend_order(aspect, only)))
-    return _keep(("image", layout_key, aspect, only), lambda: density_image(
-        layout, codes, [colours.get(label, "#777777") for label in order], padded_range(layout[:, 0]),
-        padded_range(layout[:, 1])))
+    palette = [colours.get(label, "#777777") for label in order]
+    whole = _keep(("image", layout_key, aspect, only), lambda: density_image(
+        layout, codes, palette, padded_range(layout[:, 0]), padded_range(layout[:, 1])))
+    return whole, lambda x_range, y_range: _keep(("detail", layout_key, aspect, only, x_range, y_range),
+                                                 lambda: density_image(layout, codes, palette, x_range, y_range, background="white"))
 
 
 def _legend_order(aspect: str | None, only: str | None) -> list[str]:
@@ -372,15 +375,15 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         rows_key = hashlib.sha1(sample.rows.tobytes()).hexdigest()[:16]
         labelled = _label_traces(f"{id(corpus)}/{corpus.content_hash}/{space_key(engine, kind)}/{rows_key}/"
                                  f"{projector}/{colour_aspect}/{only}", points, colours, layout is not None)
-        density, selected_at = None, None
+        density, detail, selected_at = None, None, None
         if layout is not None:
-            density = _density(layout, colour_aspect, only, colours,
+            density, detail = _density(layout, colour_aspect, only, colours,
                                f"{space_key(engine, kind)}/{sample.key}/{projector}")
             selected_at = layout[[corpus.position[i] for i in selected[:SELECTED_DRAWN]]] if selected else None
         st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colours,
                                    highlight, centre=True, regions=regions, selected=selected,
                                    width_px=plot_width(weights, side), labelled=labelled, density=density,
-                                   selected_at=selected_at),
+                                   selected_at=selected_at, detail=detail),
                         key=key, on_select=lambda key=key, layout=layout: _clicked(key, seed_id, layout),
                         selection_mode=("points", "box", "lasso"))
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))

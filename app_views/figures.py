@@ -1,7 +1,7 @@
 """Every plotly figure the pages draw: label distributions, embedding maps, evaluation bars, study mean ranks."""
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 import plotly.express as px
@@ -187,7 +187,8 @@ def _density_background(figure: go.Figure, image: DensityImage) -> None:
 def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
                centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = (),
                width_px: int = PLOT_PX[0], labelled: Sequence[go.Scattergl] | None = None,
-               density: DensityImage | None = None, selected_at: np.ndarray | None = None) -> go.Figure:
+               density: DensityImage | None = None, selected_at: np.ndarray | None = None,
+               detail: Callable[[tuple[float, float], tuple[float, float]], DensityImage] | None = None) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
@@ -200,7 +201,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     colours) made earlier (a page keeps them across seeds). With `density` (every article of a large corpus as an
     image, explore/map_density.py) the points are drawn by it and only marked ones as markers; `selected_at` then
     gives the selected articles' coordinates (the selection may hold articles outside `points`): the first
-    SELECTED_DRAWN are ringed."""
+    SELECTED_DRAWN are ringed; `detail(x_range, y_range)`, the image of the range a centred map shows, is laid over
+    the whole one so the view around the seed is drawn at full resolution (the whole image, enlarged, is blurred)."""
     hover = points.hover or [escape_html(title) for title in points.titles]
     traces = labelled if labelled is not None else (density_traces(points, colours) if density is not None
                                                      else label_traces(points, colours))
@@ -267,6 +269,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                          plot_bgcolor="white")
     if view is not None:
         figure.update_layout(**view)
+        if density is not None and detail is not None:
+            _density_background(figure, detail(tuple(view["xaxis"]["range"]), tuple(view["yaxis"]["range"])))
     return _titled(figure, escape_html(title), 640, bottom=70)
 
 

@@ -34,10 +34,17 @@ def atlas(rows: int):
     vital_codes, order = label_codes(labels, sorted(ranks, key=ranks.__getitem__))
     colours = colour_map(ranks)
     image = density_image(layout, vital_codes[source], [colours.get(label, "#777777") for label in order])
-    return vital, generic, first, second, layout, labels, ranks, aspect, image
+    palette = [colours.get(label, "#777777") for label in order]
+    return vital, generic, first, second, layout, labels, ranks, aspect, image, vital_codes[source], palette
 
 
-vital, generic, first, second, layout, labels, ranks, aspect, image = atlas(ROWS)
+@st.cache_resource(show_spinner=False, max_entries=16)
+def view_image(x_range: tuple[float, float], y_range: tuple[float, float]):
+    """The view around the seed drawn anew at full resolution (the Maps page's `detail`), once per view."""
+    return density_image(layout, codes, palette, x_range, y_range, background="white")
+
+
+vital, generic, first, second, layout, labels, ranks, aspect, image, codes, palette = atlas(ROWS)
 seed_title = st.query_params.get("seed", "Marie Curie")
 seed = vital.find(seed_title)
 seed_row = vital.position[seed.id]
@@ -63,7 +70,7 @@ points = MapPoints(ids=[str(row) for row in rows], titles=[title(row) for row in
                    aspect=aspect)
 st.subheader(f"{image.points:,} articles on one map")
 chart = st.plotly_chart(map_figure(points, f"generic · synthetic layout of {ROWS:,}", colour_map(ranks),
-                                   centre=True, density=image),
+                                   centre=True, density=image, detail=view_image),
                         key="atlas", on_select="rerun", selection_mode=("points", "box", "lasso"))
 chosen = rows_in_selection(chart.selection, layout) if chart and chart.selection else np.zeros(0, int)
 st.markdown(f"**Seed: {escape_markdown(seed.title)}** · selected: {len(chosen):,} articles")

@@ -53,10 +53,11 @@ def hex_colour(colour: str) -> str:
 
 def density_image(coords: np.ndarray, codes: np.ndarray, colours: Sequence[str],
                   x_range: tuple[float, float] | None = None, y_range: tuple[float, float] | None = None,
-                  size: tuple[int, int] = IMAGE_PX) -> DensityImage:
+                  size: tuple[int, int] = IMAGE_PX, background: str | None = None) -> DensityImage:
     """`coords` (n × 2) aggregated into a `size` image of `x_range` × `y_range` (default: all of them), each point
     counted under its colour `codes[i]` (an index into `colours`, hex_colour's forms); a pixel takes the mean colour of
-    its points, its opacity their number (histogram-equalised, so sparse and dense regions both read)."""
+    its points, its opacity their number (histogram-equalised, so sparse and dense regions both read). With a
+    `background` colour the image is opaque: laid over another, it hides it."""
     import datashader as ds
     import datashader.transfer_functions as tf
     import pandas as pd
@@ -81,6 +82,8 @@ def density_image(coords: np.ndarray, codes: np.ndarray, colours: Sequence[str],
     counts = canvas.points(frame, "x", "y", ds.count_cat("c"))
     image = tf.shade(counts, color_key=dict(zip(names, map(hex_colour, colours))), how="eq_hist", min_alpha=MIN_ALPHA)
     image = tf.dynspread(image, threshold=0.5, max_px=SPREAD_PX)
+    if background is not None:
+        image = tf.set_background(image, hex_colour(background) if background.startswith(("#", "rgb")) else background)
     stream = io.BytesIO()
     image.to_pil().save(stream, format="PNG", optimize=False)
     uri = "data:image/png;base64," + base64.b64encode(stream.getvalue()).decode("ascii")

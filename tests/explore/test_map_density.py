@@ -71,3 +71,10 @@ def test_plotly_colours_are_read_as_hex():
     assert hex_colour("rgb(127, 60, 141)") == "#7f3c8d" and hex_colour("#ABC") == "#aabbcc"
     with pytest.raises(ValueError, match="Cannot read"):
         hex_colour("teal")
+
+
+def test_a_background_makes_the_image_opaque_where_no_point_lies():
+    coords = np.array([[0.0, 0.0], [1.0, 1.0]])
+    pixels = _pixels(density_image(coords, np.zeros(2, int), ["#000000"], (0.0, 1.0), (0.0, 1.0), size=(9, 9),
+                                   background="white"))
+    assert (pixels[..., 3] == 255).all() and tuple(pixels[4, 4, :3]) == (255, 255, 255)
