@@ -1,6 +1,7 @@
 """Maps: t-SNE (or UMAP) of two spaces side by side (the whole corpus up to 20,000 articles; above that every
-article drawn by density, explore/whole_map.py and explore/map_density.py), coloured by an aspect's labels, regions named; a found seed is marked and centred in both maps, its nearest articles listed beside them;
-a click marks an article in both maps, a box or lasso selects a group in both (listed, exported as CSV).
+article drawn by density, explore/whole_map.py and explore/map_density.py), coloured by an aspect's labels, regions
+named; a found seed is marked and centred in both maps, its nearest articles listed beside them; a click marks an
+article in both maps, a box or lasso selects a group in both (listed, exported as CSV).
 Spaces, colouring, the label filter, the marked article, the regions and the projection live in the URL.
 
 The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the seed's URL.
@@ -53,8 +54,8 @@ def _clicked(chart_key: str, seed_id: str | None, layout=None) -> None:
     in both maps (a click on nothing unmarks)."""
     selection = st.session_state[chart_key].selection
     if is_area_selection(selection):
-        chosen = ids_of_rows(corpus, rows_in_selection(selection, layout)) if layout is not None \
-            else selected_articles(selection)
+        chosen = ids_of_rows(corpus, rows_in_selection(selection, layout)) if layout is not None else \
+            selected_articles(selection)
         st.session_state[SELECTED] = tuple(chosen) or None
         return
     chosen = selected_article(selection)
@@ -183,11 +184,13 @@ def _kept() -> dict:
 
 
 def _keep(key: tuple, make):
-    """`make()`, once per `key` for every session; the oldest of more than 12 entries is dropped."""
+    """`make()`, once per `key` for every session; `key[0]` names the kind of entry, and the oldest of more than 12
+    of one kind is dropped (views around seeds come and go; a layout or a corpus's colours must stay)."""
     store = _kept()
     if key not in store:
-        if len(store) >= 12:
-            store.pop(next(iter(store)))
+        same = [kept for kept in store if kept[0] == key[0]]
+        if len(same) >= 12:
+            store.pop(same[0])
         store[key] = make()
     return store[key]
 
@@ -201,8 +204,9 @@ def _density(layout, aspect: str | None, only: str | None, colours: dict[str, st
     palette = [colours.get(label, "#777777") for label in order]
     whole = _keep(("image", layout_key, aspect, only), lambda: density_image(
         layout, codes, palette, padded_range(layout[:, 0]), padded_range(layout[:, 1])))
-    return whole, lambda x_range, y_range: _keep(("detail", layout_key, aspect, only, x_range, y_range),
-                                                 lambda: density_image(layout, codes, palette, x_range, y_range, background="white"))
+    return whole, lambda x_range, y_range: _keep(("detail", layout_key, aspect, only, x_range, y_range), lambda:
+                                                 density_image(layout, codes, palette, x_range, y_range,
+                                                               background="white"))
 
 
 def _legend_order(aspect: str | None, only: str | None) -> list[str]:
@@ -410,7 +414,7 @@ if colour_aspect:
                  f"{aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). " +
                  ("On a density map a pixel takes the mean colour of its articles and the legend only names the "
                   "colours; " if dense else "Click a legend entry to hide it, double-click it to show only it; ") +
-                 "on the Corpus page, a click on a label's bar opens the maps filtered to it." if not only else f"Colours: {aspect} “{escape_markdown(only)}” in colour, the "
-                 "other points faint.")
+                 "on the Corpus page, a click on a label's bar opens the maps filtered to it." if not only else
+                 f"Colours: {aspect} “{escape_markdown(only)}” in colour, the other points faint.")
 for note in notes:
     st.caption(note)

@@ -188,7 +188,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = (),
                width_px: int = PLOT_PX[0], labelled: Sequence[go.Scattergl] | None = None,
                density: DensityImage | None = None, selected_at: np.ndarray | None = None,
-               detail: Callable[[tuple[float, float], tuple[float, float]], DensityImage] | None = None) -> go.Figure:
+               detail: Callable[[tuple[float, float], tuple[float, float]], DensityImage] | None = None
+               ) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
