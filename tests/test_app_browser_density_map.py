@@ -66,6 +66,28 @@ def atlas(tmp_path_factory):
         yield url
 
 
+def _drag_a_box(driver, tries: int = 3) -> None:
+    """The box tool, then a drag over the middle quarter of the map; again if a rerun replaced the map meanwhile."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    for attempt in range(tries):
+        time.sleep(1)
+        try:
+            plot = driver.find_element("css selector", ".js-plotly-plot")
+            area = plot.find_element("css selector", ".nsewdrag")
+            driver.execute_script("arguments[0].click();",
+                                  plot.find_element("css selector", '.modebar-btn[data-title="Box Select"]'))
+            width, height = area.size["width"], area.size["height"]
+            ActionChains(driver).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
+                .move_by_offset(width // 4, height // 4).release().perform()
+            return
+        except StaleElementReferenceException:
+            if attempt == tries - 1:
+                raise
+            idle(driver, timeout=300)
+
+
 def _main_text(driver) -> str:
     return driver.find_element("css selector", '[data-testid="stMain"]').text
 
@@ -91,12 +113,8 @@ def test_every_article_is_drawn_by_density_under_the_seed_and_a_box_selects_from
     ActionChains(browser).double_click(area).perform()
     time.sleep(1.5)
     shot(browser, "density_map_whole.png")
-    idle(browser, timeout=300)
-    browser.execute_script("arguments[0].click();",
-                           plot.find_element("css selector", '.modebar-btn[data-title="Box Select"]'))
-    width, height = area.size["width"], area.size["height"]
-    ActionChains(browser).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
-        .move_by_offset(width // 4, height // 4).release().perform()
+    idle(browser, timeout=300)  # a double-click is two clicks too: one may mark an article, and the page reruns
+    _drag_a_box(browser)
     wait(browser, lambda d: "Selected:" in _main_text(d), timeout=300, message="the box's articles listed")
     idle(browser, timeout=300)
     time.sleep(1.5)
