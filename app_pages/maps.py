@@ -1,6 +1,7 @@
-"""Maps: t-SNE (or UMAP) of two spaces side by side (the whole corpus up to 20,000 articles), coloured by an aspect's
-labels, regions named; a found seed is marked and centred in both maps, its nearest articles listed beside them;
-a click marks an article in both maps, a box or lasso selects a group in both (listed, exported as CSV).
+"""Maps: t-SNE (or UMAP) of two spaces side by side (the whole corpus up to 20,000 articles; above that every
+article drawn by density, explore/whole_map.py and explore/map_density.py), coloured by an aspect's labels, regions
+named; a found seed is marked and centred in both maps, its nearest articles listed beside them; a click marks an
+article in both maps, a box or lasso selects a group in both (listed, exported as CSV).
 Spaces, colouring, the label filter, the marked article, the regions and the projection live in the URL.
 
 The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the seed's URL.
@@ -16,8 +17,8 @@ from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, 
                                 missing_spaces_hint, space_key, space_label)
 from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import (colour_map, is_area_selection, label_traces, map_figure, selected_article,
-                               selected_articles, zooms_in)
+from app_views.figures import (SELECTED_DRAWN, colour_map, density_traces, is_area_selection, label_traces, map_figure,
+                               rows_in_selection, selected_article, selected_articles, zooms_in)
 from app_views.markdown import code_span, escape_markdown
 from app_views.region_names import plot_width
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
@@ -27,8 +28,11 @@ from explore.commands import build_space_command
 from explore.errors import AspectNavError
 from explore.map_neighbours import map_neighbours
 from explore.map_regions import Region, article_terms, map_regions
-from explore.map_selection import selection_csv, selection_rows
-from explore.maps import DEFAULT_SAMPLE, TOP_LABELS, MapPoints, Projector, most_labelled_aspect
+from explore.map_density import density_image, padded_range
+from explore.map_selection import ids_of_rows, selection_csv, selection_rows
+from explore.maps import (DEFAULT_SAMPLE, FULL_MAP_UP_TO, TOP_LABELS, MapPoints, Projector, most_labelled_aspect,
+                          point_colours)
+from explore.whole_map import label_codes, whole_layout
 
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
 SELECTED = "map_selected"  # the article ids a box or lasso chose in either map (whatever the seed)
@@ -41,14 +45,18 @@ SOURCES = {"shipped": ("shipped", "shipped with AspectNav, checksum verified"),
            "cache": ("cached", "read from the cache in your data home"),
            "computed": ("just computed", "projected just now, cached for next time")}
 STAGES = {"early exaggeration": "separating clusters"}  # tsne's progress stages a reader would not know
+TABLE_ROWS = 1000  # selected articles listed on the page; the CSV holds them all
 
 
-def _clicked(chart_key: str, seed_id: str | None) -> None:
+def _clicked(chart_key: str, seed_id: str | None, layout=None) -> None:
     """A chart's on_select callback: a box or lasso selects its articles in both maps (an empty one clears the
-    selection); a click marks the clicked article in both maps (a click on nothing unmarks)."""
+    selection; on a density map, every article inside its shape in `layout`); a click marks the clicked article
+    in both maps (a click on nothing unmarks)."""
     selection = st.session_state[chart_key].selection
     if is_area_selection(selection):
-        st.session_state[SELECTED] = tuple(selected_articles(selection)) or None
+        chosen = ids_of_rows(corpus, rows_in_selection(selection, layout)) if layout is not None else \
+            selected_articles(selection)
+        st.session_state[SELECTED] = tuple(chosen) or None
         return
     chosen = selected_article(selection)
     st.session_state[HIGHLIGHT] = (seed_id, chosen) if chosen else None
@@ -77,11 +85,15 @@ def _label_filter(aspect: str | None) -> str | None:
 
 def _selection_list(selected: tuple[str, ...], aspect: str | None) -> None:
     """The articles a box or lasso chose: how many, a table with a link to explore from each, a CSV of them."""
-    rows = selection_rows(corpus, selected, aspect)
-    st.markdown(f"**Selected: {len(rows):,} article{'s' if len(rows) != 1 else ''}** (ringed in orange in both "
-                "maps; drag a box or lasso in either map to choose others)")
+    rows = selection_rows(corpus, selected[:TABLE_ROWS], aspect)
+    many = len(selected) > TABLE_ROWS
+    st.markdown(f"**Selected: {len(selected):,} article{'s' if len(selected) != 1 else ''}** (ringed in orange in "
+                "both maps; drag a box or lasso in either map to choose others)" +
+                (f"; the first {len(rows):,} are listed, the CSV holds all" if many else ""))
+    everything = _keep(("csv", id(corpus), aspect, hashlib.sha1("\n".join(selected).encode()).hexdigest()),
+                       lambda: selection_csv(selection_rows(corpus, selected, aspect))) if many else selection_csv(rows)
     with st.container(horizontal=True, gap="small"):
-        st.download_button("Download CSV (ids and titles)", selection_csv(rows), file_name="map-selection.csv",
+        st.download_button("Download CSV (ids and titles)", everything, file_name="map-selection.csv",
                            mime="text/csv", icon=":material/download:", key="map_selection_csv")
         st.button("Clear selection", key="map_selection_clear", on_click=_clear_selection,
                   icon=":material/deselect:", type="tertiary")
@@ -157,11 +169,50 @@ def _regions(corpus_key: str, map_key: str, _points: MapPoints) -> list[Region]:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _label_traces(map_key: str, _points: MapPoints, _colours: dict[str, str]) -> list:
-    """A map's label traces (figures.label_traces), once per corpus object, space, sample rows, projection, colouring
-    and filter (`map_key`), for every session and seed: a seed change redraws only what marks the seed. Shared, and
-    go.Figure copies what it is given, so nothing changes them."""
-    return label_traces(_points, _colours)
+def _label_traces(map_key: str, _points: MapPoints, _colours: dict[str, str], dense: bool = False) -> list:
+    """A map's label traces (figures.label_traces; on a density map, figures.density_traces), once per corpus
+    object, space, sample rows, projection, colouring and filter (`map_key`), for every session and seed: a seed
+    change redraws only what marks the seed. Shared, and go.Figure copies what it is given, so nothing changes
+    them."""
+    return (density_traces if dense else label_traces)(_points, _colours)
+
+
+@st.cache_resource(show_spinner=False)
+def _kept() -> dict:
+    """What every session shares of density maps, by key: whole layouts, colour codes, images (the latest few)."""
+    return {}
+
+
+def _keep(key: tuple, make):
+    """`make()`, once per `key` for every session; `key[0]` names the kind of entry, and the oldest of more than 12
+    of one kind is dropped (views around seeds come and go; a layout or a corpus's colours must stay)."""
+    store = _kept()
+    if key not in store:
+        same = [kept for kept in store if kept[0] == key[0]]
+        if len(same) >= 12:
+            store.pop(same[0])
+        store[key] = make()
+    return store[key]
+
+
+def _density(layout, aspect: str | None, only: str | None, colours: dict[str, str],
+             layout_key: str):
+    """Every article of one map as an image, coloured by its label (the colour codes shared by both maps), and
+    the image of a range of it (the view around the seed: map_figure's `detail`)."""
+    codes, order = _keep(("codes", id(corpus), corpus.content_hash, aspect, only), lambda: label_codes(
+        point_colours(corpus, range(len(corpus)), aspect, only)[0], _legend_order(aspect, only)))
+    palette = [colours.get(label, "#777777") for label in order]
+    whole = _keep(("image", layout_key, aspect, only), lambda: density_image(
+        layout, codes, palette, padded_range(layout[:, 0]), padded_range(layout[:, 1])))
+    return whole, lambda x_range, y_range: _keep(("detail", layout_key, aspect, only, x_range, y_range), lambda:
+                                                 density_image(layout, codes, palette, x_range, y_range,
+                                                               background="white"))
+
+
+def _legend_order(aspect: str | None, only: str | None) -> list[str]:
+    """The coloured labels of the whole corpus, by rank (the sample's legend may miss a rare one)."""
+    ranks = point_colours(corpus, [], aspect, only)[1]
+    return sorted(ranks, key=ranks.__getitem__)
 
 
 def _default(key: str, value) -> None:
@@ -261,10 +312,14 @@ except AspectNavError as error:  # free text this corpus's encoders cannot read
     st.error(escape_markdown(str(error)))
     plan = map_plan(engine, seed, sides, k, size)
 sample = plan.sample
+dense = sample.corpus_size > FULL_MAP_UP_TO  # every article drawn by density, the sample projected
 marks = f": ★ the seed, ◇ its {k} nearest neighbours in that space" if seed or plan.text else ""
 both = ", the same in both maps" if len(sides) == 2 else ""
-st.caption(f"{sample.describe()}{both}{marks}. Hover for title and labels; click a point to mark "
-           f"it{' in both maps' if len(sides) == 2 else ''}.")
+shows = (f"All {sample.corpus_size:,} articles of the corpus, drawn by density (the darker, the more articles): "
+         f"a map of a random sample of {len(sample.base):,}, every other article placed by its nearest sampled "
+         "articles") if dense else sample.describe()
+st.caption(f"{shows}{both}{marks}. Hover for title and labels{' (of the sampled articles)' if dense else ''}; "
+           f"click a point to mark it{' in both maps' if len(sides) == 2 else ''}.")
 if seed is not None and len(sides) == 2:
     st.markdown(map_overlap(engine, seed, sides))
 
@@ -301,12 +356,20 @@ titles = [label(kind) for kind in sides]
 started = time.monotonic()
 projected = map_projections(engine, plan, sides, map_params, on_wait=lambda state: _show_progress(
     bars, titles, len(sample.base), projector, started, state))
+layouts = [None] * len(sides)
+for side, kind in enumerate(sides if dense else ()):
+    layouts[side] = _keep(("layout", space_key(engine, kind), sample.key, str(projector)), lambda: whole_layout(
+        space_key(engine, kind), engine.spaces[kind].embeddings_, sample, projected[side].coords[:len(sample.base)],
+        map_params, progress=lambda fraction, stage: bars[side].progress(
+            fraction, text=f"Placing all {sample.corpus_size:,} articles on the {titles[side]} map: {fraction:.0%}")))
 for bar in bars:
     bar.empty()
 shown = []
 for side, (place, kind) in enumerate(zip(columns, sides)):
     with place:
-        points = map_side(engine, plan, kind, seed, colour_aspect, map_params, projected=projected[side], only=only)
+        layout = layouts[side]
+        points = map_side(engine, plan, kind, seed, colour_aspect, map_params, projected=projected[side], only=only,
+                          layout=layout)
         shown.append(points)
         regions = _regions(corpus.content_hash, f"{space_key(engine, kind)}/{sample.key}/{projector}", points) \
             if show_regions else []
@@ -315,11 +378,17 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         colours = colour_map(points.ranks)
         rows_key = hashlib.sha1(sample.rows.tobytes()).hexdigest()[:16]
         labelled = _label_traces(f"{id(corpus)}/{corpus.content_hash}/{space_key(engine, kind)}/{rows_key}/"
-                                 f"{projector}/{colour_aspect}/{only}", points, colours)
+                                 f"{projector}/{colour_aspect}/{only}", points, colours, layout is not None)
+        density, detail, selected_at = None, None, None
+        if layout is not None:
+            density, detail = _density(layout, colour_aspect, only, colours,
+                               f"{space_key(engine, kind)}/{sample.key}/{projector}")
+            selected_at = layout[[corpus.position[i] for i in selected[:SELECTED_DRAWN]]] if selected else None
         st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colours,
                                    highlight, centre=True, regions=regions, selected=selected,
-                                   width_px=plot_width(weights, side), labelled=labelled),
-                        key=key, on_select=lambda key=key: _clicked(key, seed_id),
+                                   width_px=plot_width(weights, side), labelled=labelled, density=density,
+                                   selected_at=selected_at, detail=detail),
+                        key=key, on_select=lambda key=key, layout=layout: _clicked(key, seed_id, layout),
                         selection_mode=("points", "box", "lasso"))
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))
 if listed:
@@ -342,9 +411,10 @@ if colour_aspect:
     notes.append(f"Colours: the {TOP_LABELS} most common {aspect} labels of the whole corpus, each always in the same "
                  f"colour (across seeds and in both maps); an article the source leaves without one takes the label "
                  f"inferred for it (the hover says “inferred”); mid grey: other {aspect} labels; faint light grey: no "
-                 f"{aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). Click a legend entry to hide it, "
-                 "double-click it to show only it; on the Corpus page, a click on a label of a chart opens the maps "
-                 "filtered to it." if not only else f"Colours: {aspect} “{escape_markdown(only)}” in colour, the "
-                 "other points faint.")
+                 f"{aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). " +
+                 ("On a density map a pixel takes the mean colour of its articles and the legend only names the "
+                  "colours; " if dense else "Click a legend entry to hide it, double-click it to show only it; ") +
+                 "on the Corpus page, a click on a label of a chart opens the maps filtered to it." if not only else
+                 f"Colours: {aspect} “{escape_markdown(only)}” in colour, the other points faint.")
 for note in notes:
     st.caption(note)

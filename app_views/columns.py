@@ -244,13 +244,15 @@ def map_projections(engine: Neighbourhood, plan: MapPlan, names: Sequence[str],
 
 def map_side(engine: Neighbourhood, plan: MapPlan, name: str, seed: Article | None, colour_aspect: str | None,
              params: MapParams = ProjectionParams(), projected: Projection | None = None,
-             only: str | None = None) -> MapPoints:
+             only: str | None = None, layout: np.ndarray | None = None) -> MapPoints:
     """The points of one space's map: t-SNE of the sample (`projected`, else read or computed now), seed and
     neighbours marked, a free-text seed placed by its neighbours in this space, the aspects of this space the
-    seed lacks named, with hover labels that show the corpus's text as text."""
+    seed lacks named, with hover labels that show the corpus's text as text. With `layout` (every article's
+    place, explore/whole_map.py) the sample's points sit where the whole map puts them."""
     if projected is None:
         projected = projection(space_key(engine, name), space_vectors(engine, name), plan.sample, params)
-    points = map_points(engine.corpus, plan.sample, projected.coords, colour_aspect, seed.id if seed else None,
+    coords = layout[plan.sample.rows] if layout is not None else projected.coords
+    points = map_points(engine.corpus, plan.sample, coords, colour_aspect, seed.id if seed else None,
                         plan.neighbours[name], projected.method, projected.cached, projected.source, only)
     extra = {}
     if plan.text and plan.neighbours[name]:

@@ -2,7 +2,7 @@
 app_views/bar_chart.py)."""
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 import plotly.express as px
@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from app_views.markdown import escape_html
 from app_views.region_names import PLOT_PX, placed_regions, pointer_boxes, region_annotations, visible_range
 from explore.corpus.model import Corpus
+from explore.map_density import DensityImage, rows_in_box, rows_in_polygon
 from explore.map_regions import Region
 from explore.maps import FAINT, FILTERED_OUT, NO_LABEL, OTHER, MapPoints
 from study.analysis import Comparison, StudyReport
@@ -105,9 +106,39 @@ def label_traces(points: MapPoints, colours: dict[str, str]) -> list[go.Scatterg
     return traces
 
 
+SELECTED_DRAWN = 2000  # selected articles ringed on a density map: more rings would hide the map under them
+
+
+def density_traces(points: MapPoints, colours: dict[str, str]) -> list[go.Scattergl]:
+    """What a density map (every article, drawn as an image) keeps of label_traces: one legend entry per label
+    (a marker of its colour, no points), and the sample's points invisible, so hovering names an article and a
+    click marks it."""
+    hover = points.hover or [escape_html(title) for title in points.titles]
+    legend = [go.Scattergl(x=[None], y=[None], mode="markers", name=escape_html(label), showlegend=True,
+                           marker=dict(color=colours.get(label, "#777"), size=6), hoverinfo="skip")
+              for label in points.legend]
+    rows = list(range(len(points.ids)))
+    hidden = go.Scattergl(x=points.coords[:, 0], y=points.coords[:, 1], mode="markers", name="articles",
+                          showlegend=False, marker=dict(size=5, opacity=0, color="#000"),
+                          selected=dict(marker=dict(opacity=0)), unselected=dict(marker=dict(opacity=0)),
+                          customdata=_texts(points.ids, rows), hovertext=_texts(hover, rows), hoverinfo="text")
+    return [hidden] + legend
+
+
+def _density_background(figure: go.Figure, image: DensityImage) -> None:
+    """The image of every article, under the marks, stretched over the map coordinates it was drawn for."""
+    (x0, x1), (y0, y1) = image.x_range, image.y_range
+    figure.add_layout_image(source=image.data_uri, xref="x", yref="y", x=x0, y=y1, sizex=x1 - x0, sizey=y1 - y0,
+                            sizing="stretch", layer="below", opacity=1)
+    figure.update_layout(legend=dict(itemclick=False, itemdoubleclick=False))
+
+
 def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
                centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = (),
-               width_px: int = PLOT_PX[0], labelled: Sequence[go.Scattergl] | None = None) -> go.Figure:
+               width_px: int = PLOT_PX[0], labelled: Sequence[go.Scattergl] | None = None,
+               density: DensityImage | None = None, selected_at: np.ndarray | None = None,
+               detail: Callable[[tuple[float, float], tuple[float, float]], DensityImage] | None = None
+               ) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
@@ -117,14 +148,28 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     Every marker trace is WebGL, which plotly draws above SVG traces: so the seed stays on top.
     Plotly renders tags in names and text, so labels and titles are escaped here; `points.hover`
     comes escaped (map_side), and without it the hover shows the escaped title. `labelled`: label_traces(points,
-    colours) made earlier (a page keeps them across seeds)."""
+    colours) made earlier (a page keeps them across seeds). With `density` (every article of a large corpus as an
+    image, explore/map_density.py) the points are drawn by it and only marked ones as markers; `selected_at` then
+    gives the selected articles' coordinates (the selection may hold articles outside `points`): the first
+    SELECTED_DRAWN are ringed; `detail(x_range, y_range)`, the image of the range a centred map shows, is laid over
+    the whole one so the view around the seed is drawn at full resolution (the whole image, enlarged, is blurred)."""
     hover = points.hover or [escape_html(title) for title in points.titles]
-    figure = go.Figure(data=list(labelled) if labelled is not None else label_traces(points, colours))
+    traces = labelled if labelled is not None else (density_traces(points, colours) if density is not None
+                                                     else label_traces(points, colours))
+    figure = go.Figure(data=list(traces))
+    if density is not None:
+        _density_background(figure, density)
     seed_style = dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111"))
     marks = [("◇ neighbours", [i for i, r in enumerate(points.role) if r == "neighbour"],
               dict(size=11, symbol="diamond-open", color="#111", line=dict(width=2))),
              ("★ seed", [i for i, r in enumerate(points.role) if r == "seed"], seed_style)]
-    if selected:
+    if density is not None and selected_at is not None and len(selected_at):
+        drawn = np.asarray(selected_at)[:SELECTED_DRAWN]
+        figure.add_trace(go.Scattergl(x=drawn[:, 0], y=drawn[:, 1], mode="markers", name="selected",
+                                      showlegend=False, hoverinfo="skip",
+                                      marker=dict(size=6, symbol="circle-open", color="#ff7f0e", opacity=0.6,
+                                                  line=dict(width=1))))
+    elif selected:
         chosen = set(selected)
         marks.insert(0, ("selected", [i for i, article_id in enumerate(points.ids) if article_id in chosen],
                          dict(size=9, symbol="circle-open", color="#ff7f0e", line=dict(width=2))))
@@ -174,6 +219,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                          plot_bgcolor="white")
     if view is not None:
         figure.update_layout(**view)
+        if density is not None and detail is not None:
+            _density_background(figure, detail(tuple(view["xaxis"]["range"]), tuple(view["yaxis"]["range"])))
     return _titled(figure, escape_html(title), 640, bottom=70)
 
 
@@ -193,6 +240,17 @@ def selected_articles(selection) -> list[str]:
         if article_id:
             chosen.append(str(article_id))
     return list(dict.fromkeys(chosen))
+
+
+def rows_in_selection(selection, coords: np.ndarray) -> np.ndarray:
+    """The rows of `coords` (every article of a density map) inside a plotly selection's boxes and lassos, each
+    once, in row order: the selection is its shapes, not the few points the figure holds."""
+    found = []
+    for box in (selection or {}).get("box") or []:
+        found.append(rows_in_box(coords, box.get("x") or (), box.get("y") or ()))
+    for lasso in (selection or {}).get("lasso") or []:
+        found.append(rows_in_polygon(coords, lasso.get("x") or (), lasso.get("y") or ()))
+    return np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
 
 
 def is_area_selection(selection) -> bool:

@@ -66,10 +66,11 @@ def _server_cpu(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _open(driver, url: str, kind: str, wanted: str) -> float:
-    """Seconds from asking for `url` (navigation start) until the page is interactive."""
+def _open(driver, url: str, kind: str, wanted: str, checks: str = "") -> float:
+    """Seconds from asking for `url` (navigation start) until the page is interactive; `checks` (JavaScript run
+    after SETTLED_JS) may wrap window.__anSettled with checks of another page kind."""
     driver.get(url)
-    driver.execute_script(SETTLED_JS)
+    driver.execute_script(SETTLED_JS + checks)
     elapsed = driver.execute_async_script(
         "const done = arguments[arguments.length - 1]; window.__anWait(arguments[0], arguments[1], 0, done);",
         kind, wanted)

@@ -25,6 +25,14 @@ def selection_rows(corpus: Corpus, article_ids: Sequence[str], aspect: str | Non
     return rows
 
 
+def ids_of_rows(corpus: Corpus, rows: Sequence[int]) -> list[str]:
+    """The ids of corpus rows, read without making each Article where the corpus can (a columnar one)."""
+    value = getattr(corpus.articles, "value", None)
+    if value is not None:
+        return [value(int(row), "id") for row in rows]
+    return [corpus.articles[int(row)].id for row in rows]
+
+
 def selection_csv(rows: Sequence[dict[str, str]]) -> str:
     """`selection_rows` as CSV (a header, then one line per article)."""
     return csv_text(list(rows[0]), rows) if rows else ""

@@ -447,11 +447,31 @@ def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, ranks
     if not aspect:
         return [NO_LABEL] * len(rows)
     colours = []
-    for row in rows:
-        labels = corpus.articles[row].labels(aspect, inferred=True)
+    for article in _articles(corpus, rows):
+        labels = article.labels(aspect, inferred=True)
         ranked = [label for label in labels if label in ranks]
         colours.append(min(ranked, key=ranks.__getitem__) if ranked else OTHER if labels else NO_LABEL)
     return colours
+
+
+def point_colours(corpus: Corpus, rows: Sequence[int], aspect: str | None,
+                  only: str | None = None) -> tuple[list[str], dict[str, int]]:
+    """Each row's colour label (colour_labels) and the ranks that colour them; with `only` (one label of `aspect`)
+    the articles carrying it take its colour and every other one is faint (FILTERED_OUT)."""
+    ranks = label_ranks(corpus, aspect)
+    if not (only and aspect):
+        return colour_labels(corpus, rows, aspect, ranks), ranks
+    ranks = ranks if only in ranks else ranks | {only: len(ranks)}  # a rarer label gets the next colour
+    return [only if only in article.labels(aspect, inferred=True) else FILTERED_OUT
+            for article in _articles(corpus, rows)], ranks
+
+
+def _articles(corpus: Corpus, rows: Sequence[int]):
+    """The articles of `rows`: the corpus read in order when they are all its rows (a columnar corpus then reads a
+    batch at a time, not one row at a time: a density map colours every article)."""
+    if isinstance(rows, range) and rows == range(len(corpus)):
+        return iter(corpus)
+    return (corpus.articles[row] for row in rows)
 
 
 @dataclass
@@ -493,12 +513,7 @@ def map_points(corpus: Corpus, sample: Sample, coords: np.ndarray, colour_aspect
     """The points of a map in sample order, coloured by `colour_aspect`; with `only` (one label of that aspect) the
     articles carrying it are coloured and every other point is faint (FILTERED_OUT)."""
     rows = sample.rows.tolist()
-    ranks = label_ranks(corpus, colour_aspect)
-    colours = colour_labels(corpus, rows, colour_aspect, ranks)
-    if only and colour_aspect:
-        ranks = ranks if only in ranks else ranks | {only: len(ranks)}  # a rarer label gets the next colour
-        colours = [only if only in corpus.articles[row].labels(colour_aspect, inferred=True) else FILTERED_OUT
-                   for row in rows]
+    colours, ranks = point_colours(corpus, rows, colour_aspect, only)
     neighbours = set(neighbour_ids)
     ids, titles, role = [], [], []
     for row in rows:

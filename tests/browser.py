@@ -124,6 +124,15 @@ def shot(driver, name: str) -> Path:
     return path
 
 
+def shot_of_text(driver, prefix: str, name: str) -> Path:
+    """A screenshot scrolled to the first Markdown block starting with `prefix` (the block at the top)."""
+    block = next(e for e in driver.find_elements("css selector", '[data-testid="stMarkdownContainer"]')
+                 if e.text.startswith(prefix))
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'});", block)
+    time.sleep(0.8)
+    return shot(driver, name)
+
+
 def buttons(driver, prefix: str):
     """The buttons whose widget key starts with `prefix`. Explore's panel draws its own: `card-<column>` (a
     column's query with ':' written '-', e.g. card-aspect-country-) gives the title links of that column's cards;

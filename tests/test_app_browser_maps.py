@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.browser import buttons, idle, shot, wait
+from tests.browser import buttons, idle, shot, shot_of_text, wait
 
 pytestmark = pytest.mark.slow
 
@@ -235,11 +235,7 @@ def test_a_box_selection_in_one_map_is_ringed_in_both_and_listed_with_a_csv(serv
     assert f"Selected: {counts[0]:,} articles" in _main_text(browser)
     assert buttons(browser, "map_selection_csv") and buttons(browser, "map_selection_clear")
     shot(browser, "maps_box_selection.png")
-    heading = next(e for e in browser.find_elements("css selector", '[data-testid="stMarkdownContainer"]')
-                   if e.text.startswith("Selected:"))
-    browser.execute_script("arguments[0].scrollIntoView({block: 'start'});", heading)
-    time.sleep(0.8)
-    shot(browser, "maps_box_selection_list.png")
+    shot_of_text(browser, "Selected:", "maps_box_selection_list.png")
 
 
 def test_a_label_bar_on_the_corpus_page_opens_the_maps_filtered_to_it(server, browser):

@@ -284,3 +284,30 @@ def test_a_small_map_is_shown_whole_around_its_seed(app):
     at = app("app_pages/maps.py", seed="Person 7")  # 120 points: read at a glance, not zoomed
     assert all("range" not in chart["layout"].get("xaxis", {}) for chart in charts(at))
     assert not any("centred on ★" in c.value for c in at.caption)
+
+
+def test_a_corpus_above_the_full_map_size_is_drawn_whole_by_density(app, monkeypatch):
+    from app_views import figures
+    from explore import maps
+
+    monkeypatch.setattr(maps, "FULL_MAP_UP_TO", 50)  # the fixture's 120 articles count as a large corpus
+    monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # and as a map centred on its seed
+    at = app("app_pages/maps.py", seed="Person 7")
+    assert any(c.value.startswith("All 120 articles of the corpus, drawn by density") for c in at.caption)
+    for chart in charts(at):
+        image, detail = chart["layout"]["images"]  # the whole map, then the centred view's range drawn anew
+        assert image["source"].startswith("data:image/png;base64,") and image["xref"] == "x"
+        assert image["layer"] == "below" and image["sizex"] > 0 and image["sizey"] > 0
+        view = chart["layout"]["xaxis"]["range"]
+        assert detail["x"] == pytest.approx(view[0]) and detail["sizex"] == pytest.approx(view[1] - view[0])
+        assert detail["sizex"] < image["sizex"]
+        hidden = _trace(chart, "articles")  # the sampled points: hover and clicks, not drawn
+        assert hidden["marker"]["opacity"] == 0 and len(hidden["customdata"]) == 120
+        assert _trace(chart, "★ seed")["customdata"] == ["p7"]
+        assert any(t.get("showlegend") and t["x"] == [None] for t in chart["data"])  # a legend of colours
+    at.session_state["map_selected"] = ("p9", "p11", "p3")
+    at.run()
+    for chart in charts(at):
+        assert len(_numbers(_trace(chart, "selected")["x"])) == 3
+    assert any(m.value.startswith("**Selected: 3 articles**") for m in at.markdown)
+    assert list(at.dataframe[0].value["title"]) == ["Person 9", "Person 11", "Person 3"]

@@ -1,0 +1,129 @@
+"""A corpus larger than a map's sample, as a reader sees it in headless Chromium: the Maps page draws every article
+by density (explore/whole_map.py, explore/map_density.py) under the seed ★ and its neighbours, and a box selects
+from every article, listed below with a CSV. The corpus is benchmarks/million_corpus.py's at 30,000 rows (above the
+20,000 a map projects); its sample's map is written to the cache beforehand as the page's own placement of it by
+vital's shipped t-SNE map (a projection of 20,000 points would take minutes of a test). Screenshots:
+test-artifacts/density_*.png."""
+from __future__ import annotations
+
+import os
+import time
+
+import numpy as np
+import pytest
+
+from tests.browser import buttons, idle, served_page, shot, shot_of_text, wait
+
+pytestmark = pytest.mark.slow
+ROWS = 30_000
+READ_MAP = """
+const gd = document.querySelector('.js-plotly-plot');
+const seed = gd._fullData.find(t => t.name === '★ seed');
+const selected = gd._fullData.find(t => t.name === 'selected');
+return {images: (gd._fullLayout.images || []).map(i => i.source.slice(0, 22)),
+        drawn: !!gd.querySelector('image'), seed: seed ? seed.x.length : 0,
+        selected: selected ? selected.x.length : 0, legend: gd._fullData.filter(t => t.showlegend).length};
+"""
+
+
+def _write_sample_map(name: str) -> None:
+    """The map the page would project for its sample, placed instead by vital's shipped t-SNE map."""
+    from explore.corpus.registry import open_corpus
+    from explore.maps import (DEFAULT_SAMPLE, ProjectionParams, Sample, _save_atomically, cache_path,
+                              projection_key, select_sample)
+    from explore.shipped_maps import shipped_projection
+    from explore.spaces.registry import spaces_for
+    from explore.whole_map import whole_layout
+
+    vital = open_corpus("vital")
+    vital_map, _ = shipped_projection(projection_key(spaces_for(vital, progress=False).open("generic")),
+                                      select_sample(len(vital), DEFAULT_SAMPLE), ProjectionParams())
+    corpus = open_corpus(name)
+    generic = spaces_for(corpus, progress=False).open("generic")
+    vital_base = Sample(np.arange(len(vital)), np.zeros(0, np.int64), len(vital), False, len(corpus))
+    layout = whole_layout("test", generic.embeddings_, vital_base, vital_map, cache=False)
+    sample = select_sample(len(corpus), DEFAULT_SAMPLE)
+    _save_atomically(cache_path(projection_key(generic), sample, ProjectionParams()),
+                     coords=layout[sample.base], method=np.array("placed by vital's t-SNE map"))
+
+
+@pytest.fixture(scope="module")
+def atlas(tmp_path_factory):
+    home = tmp_path_factory.mktemp("density-home")
+    previous = os.environ.get("ASPECTNAV_HOME")
+    os.environ["ASPECTNAV_HOME"] = str(home)
+    try:
+        from benchmarks.million_corpus import make_million_corpus
+
+        make_million_corpus(ROWS, "atlas", index=False)  # below 50,000 rows a space is searched exactly
+        _write_sample_map("atlas")
+    finally:
+        if previous is None:
+            del os.environ["ASPECTNAV_HOME"]
+        else:
+            os.environ["ASPECTNAV_HOME"] = previous
+    with served_page(home, tmp_path_factory.mktemp("density-log") / "streamlit.log", "streamlit_density.log") as (url, _):
+        yield url
+
+
+def _drag_a_box(driver, tries: int = 3) -> None:
+    """The box tool, then a drag over the middle quarter of the map; again if a rerun replaced the map meanwhile."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    for attempt in range(tries):
+        time.sleep(1)
+        try:
+            plot = driver.find_element("css selector", ".js-plotly-plot")
+            area = plot.find_element("css selector", ".nsewdrag")
+            driver.execute_script("arguments[0].click();",
+                                  plot.find_element("css selector", '.modebar-btn[data-title="Box Select"]'))
+            width, height = area.size["width"], area.size["height"]
+            ActionChains(driver).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
+                .move_by_offset(width // 4, height // 4).release().perform()
+            return
+        except StaleElementReferenceException:
+            if attempt == tries - 1:
+                raise
+            idle(driver, timeout=300)
+
+
+def _main_text(driver) -> str:
+    return driver.find_element("css selector", '[data-testid="stMain"]').text
+
+
+def test_every_article_is_drawn_by_density_under_the_seed_and_a_box_selects_from_all(atlas, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.get(f"{atlas}/maps?corpus=atlas&seed=Marie+Curie")
+    wait(browser, lambda d: d.find_elements("css selector", ".js-plotly-plot"), timeout=600, message="the map")
+    idle(browser, timeout=600)
+    wait(browser, lambda d: d.execute_script(READ_MAP)["drawn"], timeout=60, message="the density image drawn")
+    time.sleep(1.5)
+    seen = browser.execute_script(READ_MAP)
+    # two images: the whole map, and the view around the seed drawn anew over it
+    assert seen["images"] == ["data:image/png;base64,"] * 2 and seen["seed"] == 1 and seen["legend"] >= 5, seen
+    text = _main_text(browser)
+    assert f"All {ROWS:,} articles of the corpus, drawn by density" in text and "Marie Curie" in text
+    shot(browser, "density_map_marie_curie.png")
+
+    # double-click: the whole map, then a box over its middle quarter
+    plot = browser.find_element("css selector", ".js-plotly-plot")
+    area = plot.find_element("css selector", ".nsewdrag")
+    ActionChains(browser).double_click(area).perform()
+    time.sleep(1.5)
+    shot(browser, "density_map_whole.png")
+    idle(browser, timeout=300)  # a double-click is two clicks too: one may mark an article, and the page reruns
+    _drag_a_box(browser)
+    wait(browser, lambda d: "Selected:" in _main_text(d), timeout=300, message="the box's articles listed")
+    idle(browser, timeout=300)
+    time.sleep(1.5)
+    line = next(line for line in _main_text(browser).splitlines() if line.startswith("Selected:"))
+    count = int(line.split()[1].replace(",", ""))
+    assert count > 1000 and "the first 1,000 are listed, the CSV holds all" in line, line  # more than the sample's
+    assert browser.execute_script(READ_MAP)["selected"] == min(count, 2000)
+    assert buttons(browser, "map_selection_csv")
+    ActionChains(browser).double_click(browser.find_element("css selector", ".js-plotly-plot .nsewdrag")).perform()
+    time.sleep(1.5)  # the whole map again, the box's articles ringed
+    shot(browser, "density_map_box_selection.png")
+    shot_of_text(browser, "Selected:", "density_map_selection_list.png")
