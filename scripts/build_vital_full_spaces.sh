@@ -41,5 +41,6 @@ start intersection --aspects country,occupation --combine intersection
 [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
 python scripts/ship_full_spaces.py pack --corpus vital --home "$ASPECTNAV_HOME" --out "$PACKED" "${SPACES[@]}"
 python scripts/ship_full_spaces.py ship --corpus vital --packed "$PACKED" "${SPACES[@]}"
+python scripts/distil_full_layers.py --corpus vital "${SPACES[@]}"  # free text: a distilled last layer per space
 python -m explore spaces list --corpus vital
 python scripts/build_vital_maps.py  # the Maps page's default maps: keyed by each space's encoder fingerprint
