@@ -72,17 +72,11 @@ def _transformer_layers(model):
 
 
 def load_distilled_layer(directory: Path) -> DistilledLayer:
-    from safetensors import SafetensorError
-    from safetensors.numpy import load_file
+    from explore.encoders.head import read_weights_directory
 
     directory = Path(directory)
-    try:
-        config = json.loads((directory / LAYER_CONFIG).read_text())
-        state = load_file(str(directory / LAYER_WEIGHTS))
-    except (OSError, ValueError, SafetensorError) as exc:  # a truncated file is a SafetensorError
-        raise AspectNavError(f"Distilled layer at {directory} cannot be read ({exc}).") from exc
-    if config.get("format") != LAYER_FORMAT or config.get("version") != LAYER_VERSION:
-        raise AspectNavError(f"{directory / LAYER_CONFIG} is not a {LAYER_FORMAT} v{LAYER_VERSION} file.")
+    config, state = read_weights_directory(directory, LAYER_CONFIG, LAYER_WEIGHTS, LAYER_FORMAT, LAYER_VERSION,
+                                           "Distilled layer")
     if not isinstance(config.get("layer"), int) or not config.get("base_encoder") or not state:
         raise AspectNavError(f"{directory / LAYER_CONFIG} needs base_encoder, an integer layer and weights.")
     return DistilledLayer(str(config["base_encoder"]), config["layer"], dict(state))
