@@ -1,7 +1,7 @@
 """Give the shipped full-mode spaces a distilled last layer for free text (training/distilled_layer.py), from their
 own shipped vectors: no GPU and no fine-tuned encoder needed.
 
-    python scripts/distil_full_layers.py --corpus vital country occupation union intersection
+    python scripts/distil_full_layers.py --corpus vital --train-articles 6000 country occupation union intersection
 
 MiniLM's states entering its last layer are computed once for every article and cached under --cache (~15 min on a
 2-core CPU), then each space's layer is trained on its record's training articles and scored on 200 held-out
