@@ -190,26 +190,26 @@ def reship_with_distilled_layer(corpus: Corpus, name: str, shipped: Path, states
     if "int8_nn@10_vs_float" in (record.get("shipped") or {}):  # measured against the float vectors when first shipped
         figures["int8_nn@10_vs_float"] = record["shipped"]["int8_nn@10_vs_float"]
     record = {key: value for key, value in record.items() if key != "shipped"}
-    written = write_full_space(corpus, name, manifest["kind"], tuple(manifest.get("aspects") or ()), record,
-                               full_corpus, lambda target: save_distilled_layer(target, trainer.state_dict_,
-                                                                                states.layer),
-                               figures, shipped, source=manifest)
-    _check_engine_agrees(corpus, directory, trainer.place(states, queries[:16]), queries[:16])
-    return written
+    save = lambda target: save_distilled_layer(target, trainer.state_dict_, states.layer)  # noqa: E731
+    with tempfile.TemporaryDirectory() as scratch:  # checked before anything is written into the shipped assets
+        _check_engine_agrees(corpus, save(Path(scratch) / ENCODER_DIR), trainer.place(states, queries[:16]),
+                             queries[:16])
+    return write_full_space(corpus, name, manifest["kind"], tuple(manifest.get("aspects") or ()), record,
+                            full_corpus, save, figures, shipped, source=manifest)
 
 
-def _check_engine_agrees(corpus: Corpus, directory: Path, placed: np.ndarray, rows: np.ndarray) -> None:
-    """The shipped encoder (fp16 layer in the base model, as the engine runs it) must place the texts where training
+def _check_engine_agrees(corpus: Corpus, encoder_dir: Path, placed: np.ndarray, rows: np.ndarray) -> None:
+    """The saved encoder (fp16 layer in the base model, as the engine runs it) must place the texts where training
     did: a mismatch in layer names or tokenization would otherwise ship silently."""
     from explore.encoders import load_encoder
     from explore.spaces.article_text import article_text
-    from explore.spaces.store import read_manifest
 
-    encoder = load_encoder(read_manifest(directory)["encoder"], precision="fp32", base_dir=directory)
+    encoder = load_encoder(f"dir:{encoder_dir}", precision="fp32")
     engine = encoder.encode([article_text(corpus.articles[i]) for i in rows], progress=False)
     worst = float(np.min(np.sum(engine * placed, axis=1)))
     if worst < 0.999:
-        raise ValueError(f"{directory}: the shipped encoder places held-out texts at cosine {worst:.4f} of training's")
+        raise ValueError(f"{encoder_dir}: the distilled layer places held-out texts at cosine {worst:.4f} "
+                         f"of training's in the engine (layer names or tokenization differ)")
 
 
 def free_text_lines(spaces: dict) -> list[str]:
