@@ -4,7 +4,9 @@
 # docs/training.md "Full spaces shipped"):
 # the shipped recipes of scripts/build_vital_spaces.sh trained in full mode (fine-tuning MiniLM, seed 42, the split
 # the head spaces used), each space's corpus vectors packed, then shipped as int8 vectors + a linear head distilled
-# onto them for free text (training/full_spaces.py). Run from the repository root:
+# onto them for free text (training/full_spaces.py), which scripts/distil_full_layers.py then replaces by a distilled
+# last layer (training/distilled_layer.py; from the shipped vectors, ~11 min a space on the CPU). Run from the
+# repository root:
 #
 #   bash scripts/build_vital_full_spaces.sh
 #
@@ -41,5 +43,6 @@ start intersection --aspects country,occupation --combine intersection
 [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
 python scripts/ship_full_spaces.py pack --corpus vital --home "$ASPECTNAV_HOME" --out "$PACKED" "${SPACES[@]}"
 python scripts/ship_full_spaces.py ship --corpus vital --packed "$PACKED" "${SPACES[@]}"
+python scripts/distil_full_layers.py --corpus vital --train-articles 6000 "${SPACES[@]}"  # free text: a distilled layer
 python -m explore spaces list --corpus vital
 python scripts/build_vital_maps.py  # the Maps page's default maps: keyed by each space's encoder fingerprint

@@ -187,6 +187,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         report.add(label, evaluator.evaluate(ranking), note=str(ranking.query) if labelled else "")
     json_path, md_path = report.save(Path(stem))
     print(report.to_markdown())
+    from training.full_spaces import free_text_lines
+
+    used = {name for _, ranking, _ in rows for name in ranking.mix if name in engine.spaces}
+    for line in free_text_lines({name: engine.spaces[name] for name in sorted(used)}):
+        print(line)
     print(f"Written: {json_path} and {md_path}")
     return 0
 

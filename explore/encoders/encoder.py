@@ -11,12 +11,14 @@ from typing import Callable, Sequence
 import numpy as np
 
 from explore.encoders.fingerprint import directory_fingerprint
+from explore.encoders.distilled_layer import DistilledLayer, load_distilled_layer
 from explore.encoders.head import ProjectionHead, load_head
 from explore.encoders.backend import EncoderBackend
 from explore.encoders.bf16_speed import bf16_pays_off
 from explore.encoders.package_weights import package_model_dir
 from explore.encoders.precision import Precision
 from explore.encoders.spec import DEFAULT_ENCODER, EncoderSpec
+from explore.errors import AspectNavError
 
 log = logging.getLogger(__name__)
 DEFAULT_BATCH_SIZE = 32
@@ -178,6 +180,25 @@ class HeadEncoder(Encoder):
         return self.project(self.base.encode(texts, batch_size=batch_size, progress=progress))
 
 
+class DistilledLayerEncoder(TransformerEncoder):
+    """The base transformer with one layer replaced by a distilled one (explore/encoders/distilled_layer.py); it
+    encodes as its base does (backends, precision, batching), and shares the base model's other weights."""
+
+    def __init__(self, spec: EncoderSpec, base: TransformerEncoder, layer: DistilledLayer):
+        super().__init__(spec, base.model_dir, base.precision, base.device, base.backend)
+        self.base = base
+        self.layer = layer
+
+    @cached_property
+    def fingerprint(self) -> str:
+        layer_part = directory_fingerprint(self.spec.path)
+        return hashlib.sha256(f"{self.base.fingerprint}+layer:{layer_part}".encode()).hexdigest()[:16]
+
+    @cached_property
+    def model(self):
+        return self.layer.swapped_into(self.base.model)
+
+
 def load_encoder(spec: "str | EncoderSpec" = DEFAULT_ENCODER, precision: "str | Precision | None" = None,
                  base_dir: Path | None = None, backend: "str | EncoderBackend | None" = None) -> Encoder:
     """An encoder for `spec`; cheap (no model is loaded until `encode`), and shared per spec, precision
@@ -191,6 +212,12 @@ def _load(spec: EncoderSpec, precision: Precision, backend: EncoderBackend) -> E
         return TransformerEncoder(spec, package_model_dir(spec.name), precision, backend=backend)
     if spec.kind == "directory":
         return TransformerEncoder(spec, spec.path, precision, backend=backend)
+    if spec.kind == "layer":
+        layer = load_distilled_layer(spec.path)
+        base = _load(EncoderSpec.parse(layer.base_encoder, spec.path), precision, backend)
+        if not isinstance(base, TransformerEncoder):
+            raise AspectNavError(f"Distilled layer at {spec.path}: its base {layer.base_encoder!r} is not a transformer.")
+        return DistilledLayerEncoder(spec, base, layer)
     head = load_head(spec.path)
     base = _load(EncoderSpec.parse(head.base_encoder, spec.path), precision, backend)
     return HeadEncoder(spec, base, head)

@@ -67,18 +67,28 @@ class ProjectionHead:
         return x.astype(np.float32, copy=False)
 
 
-def load_head(directory: Path) -> ProjectionHead:
+def read_weights_directory(directory: Path, config_name: str, weights_name: str, file_format: str, version: int,
+                           what: str) -> tuple[dict, dict]:
+    """(config, tensors) of an encoder directory the engine wrote (a head, a distilled layer), or one clear
+    AspectNavError: unreadable or truncated files, or a config of another format or version."""
     from safetensors import SafetensorError
     from safetensors.numpy import load_file
 
     directory = Path(directory)
     try:
-        config = json.loads((directory / HEAD_CONFIG).read_text())
-        tensors = load_file(str(directory / HEAD_WEIGHTS))
+        config = json.loads((directory / config_name).read_text())
+        tensors = load_file(str(directory / weights_name))
     except (OSError, ValueError, SafetensorError) as exc:  # a truncated file is a SafetensorError
-        raise AspectNavError(f"Projection head at {directory} cannot be read ({exc}).") from exc
-    if config.get("format") != HEAD_FORMAT or config.get("version") != HEAD_VERSION:
-        raise AspectNavError(f"{directory / HEAD_CONFIG} is not a {HEAD_FORMAT} v{HEAD_VERSION} file.")
+        raise AspectNavError(f"{what} at {directory} cannot be read ({exc}).") from exc
+    if config.get("format") != file_format or config.get("version") != version:
+        raise AspectNavError(f"{directory / config_name} is not a {file_format} v{version} file.")
+    return config, tensors
+
+
+def load_head(directory: Path) -> ProjectionHead:
+    directory = Path(directory)
+    config, tensors = read_weights_directory(directory, HEAD_CONFIG, HEAD_WEIGHTS, HEAD_FORMAT, HEAD_VERSION,
+                                             "Projection head")
     layers = config.get("layers") or []
     weights, biases, activations = [], [], []
     for i, layer in enumerate(layers):

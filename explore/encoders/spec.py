@@ -9,16 +9,18 @@ from explore.errors import AspectNavError
 PACKAGE_MODELS = ("minilm", "mpnet")
 DEFAULT_ENCODER = "minilm"
 HEAD_CONFIG = "head.json"
+LAYER_CONFIG = "layer.json"
 
 
 @dataclass(frozen=True)
 class EncoderSpec:
     """What to load. `kind`: "package" (a model shipped on PyPI), "directory" (any
-    sentence-transformers model directory) or "head" (a frozen base encoder + projection head)."""
+    sentence-transformers model directory), "head" (a frozen base encoder + projection head) or "layer" (a base
+    encoder with one transformer layer replaced by a distilled one)."""
 
     kind: str
     name: str  # the package model's name, or the directory as written in the spec
-    path: Path | None = None  # resolved directory for "directory" and "head"
+    path: Path | None = None  # resolved directory for "directory", "head" and "layer"
 
     @classmethod
     def parse(cls, text: "str | EncoderSpec", base_dir: Path | None = None) -> "EncoderSpec":
@@ -38,7 +40,7 @@ class EncoderSpec:
             raise AspectNavError(
                 f"Encoder {raw!r} is neither a package model ({', '.join(PACKAGE_MODELS)}) nor a model directory."
             )
-        kind = "head" if (path / HEAD_CONFIG).exists() else "directory"
+        kind = "head" if (path / HEAD_CONFIG).exists() else "layer" if (path / LAYER_CONFIG).exists() else "directory"
         return cls(kind, written, path.resolve())
 
     def __str__(self) -> str:

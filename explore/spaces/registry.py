@@ -182,7 +182,7 @@ class SpaceRegistry:
             check_encoder_files(shipped, manifest)
         except SpaceUnusable as exc:
             script = "build_vital_full_spaces.sh" if manifest.get("trained") == "full" else "build_vital_spaces.sh"
-            raise AspectNavError(f"shipped head {exc.reason} (damaged or edited). Restore it with `git checkout -- "
+            raise AspectNavError(f"shipped encoder file {exc.reason} (damaged or edited). Restore it with `git checkout -- "
                                  f"{shipped}` or rebuild the shipped spaces with scripts/{script}.") from exc
 
     def damage(self, name: str, copy: Path) -> str | None:

@@ -25,7 +25,7 @@ from explore.spaces.store import MANIFEST_FILE
 from explore.spaces.vector_index import file_sha256
 
 COPIED = ("generic", "country", "occupation", "topic")
-HEAD = "encoder/head.safetensors"
+WEIGHTS = {"country": "encoder/layer.safetensors", "occupation": "encoder/layer.safetensors"}  # full: distilled layers
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +33,11 @@ def damaged_assets(tmp_path_factory):
     root = tmp_path_factory.mktemp("shipped")
     for name in COPIED:
         shutil.copytree(SHIPPED_SPACES_DIR / "vital" / name, root / "vital" / name)
-    flipped = root / "vital" / "country" / HEAD
+    flipped = root / "vital" / "country" / WEIGHTS["country"]
     data = bytearray(flipped.read_bytes())
     data[-3] ^= 0xFF  # a weight's exponent byte: the file still loads, the projection changes
     flipped.write_bytes(bytes(data))
-    cut = root / "vital" / "occupation" / HEAD
+    cut = root / "vital" / "occupation" / WEIGHTS["occupation"]
     cut.write_bytes(cut.read_bytes()[: cut.stat().st_size // 2])
     return root
 
@@ -95,18 +95,18 @@ def test_damaged_heads_leave_only_their_spaces_out_with_one_line_each(vital_on_c
     for name in ("country", "occupation"):
         lines = [r.getMessage() for r in caplog.records if f"'{name}'" in r.getMessage()]
         assert len(lines) == 1, lines
-        expected = _manifest(damaged_assets, name)["encoder_files"]["head.safetensors"]
-        actual = file_sha256(damaged_assets / "vital" / name / HEAD)
+        expected = _manifest(damaged_assets, name)["encoder_files"][WEIGHTS[name].split("/")[-1]]
+        actual = file_sha256(damaged_assets / "vital" / name / WEIGHTS[name])
         script = "build_vital_full_spaces.sh" if _manifest(damaged_assets, name).get("trained") == "full" \
             else "build_vital_spaces.sh"
-        assert all(part in lines[0] for part in (HEAD, expected[:12], actual[:12], script))
+        assert all(part in lines[0] for part in (WEIGHTS[name], expected[:12], actual[:12], script))
     assert engine.neighbours(engine.resolve_seed("Marie Curie"), "aspect:topic", 3)
 
 
 @pytest.mark.parametrize("name", ["country", "occupation"])  # flipped byte, truncated
 def test_opening_a_damaged_head_directly_is_a_clear_error(vital_on_copy, tmp_path, name):
     registry = SpaceRegistry(vital_on_copy, home=tmp_path / "home", progress=False)
-    with pytest.raises(AspectNavError, match="head.safetensors has sha256 .* its manifest expects"):
+    with pytest.raises(AspectNavError, match=r"encoder/\w+\.safetensors has sha256 .* its manifest expects"):
         registry.open(name)
     assert registry.open("generic").name == "generic"
 
@@ -134,18 +134,18 @@ def test_app_engine_loads_without_the_damaged_spaces(vital_on_copy):
 
 @pytest.mark.slow  # projects and indexes 10k articles twice (~3 s)
 def test_a_space_built_from_another_head_replaces_a_damaged_shipped_one(vital_corpus, tmp_path, caplog):
-    """What the log line's second fix does: train again (here: the pristine head), build, ship."""
+    """What the log line's second fix does for a head space: train again (here: the pristine head), build, ship."""
     shipped = tmp_path / "shipped"
-    for name in ("generic", "country"):
+    for name in ("generic", "topic"):
         shutil.copytree(SHIPPED_SPACES_DIR / "vital" / name, shipped / name)
-    (shipped / "country" / HEAD).write_bytes(b"")
-    trained = shutil.copytree(SHIPPED_SPACES_DIR / "vital" / "country" / "encoder", tmp_path / "trained")
+    (shipped / "topic" / "encoder" / "head.safetensors").write_bytes(b"")
+    trained = shutil.copytree(SHIPPED_SPACES_DIR / "vital" / "topic" / "encoder", tmp_path / "trained")
     registry = SpaceRegistry(vital_corpus, home=tmp_path / "home", shipped=shipped, progress=False)
-    registry.build(SpaceDefinition("country", "aspect", str(trained), ("country",)))
-    registry.ship("country")
+    registry.build(SpaceDefinition("topic", "aspect", str(trained), ("topic",)))
+    registry.ship("topic")
     with caplog.at_level(logging.WARNING):
         again = SpaceRegistry(vital_corpus, home=tmp_path / "fresh-home", shipped=shipped, progress=False)
-        assert again.open("country").embeddings_.shape == (len(vital_corpus), 384)
+        assert again.open("topic").embeddings_.shape == (len(vital_corpus), 384)
     assert not caplog.records
 
 
