@@ -11,6 +11,7 @@ from explore.encoders.precision import PRECISION_ENV, Precision
 from explore.encoders.precision import choices as precision_choices
 from explore.encoders.ray_encoder import EncodeEngine
 from explore.names import name_argument
+from explore.spaces.vector_index import IndexKind
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,6 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                             "ray://HOST:10001: a remote one); default: a local Ray started for this build")
     build.add_argument("--workers", type=int, default=None,
                        help="with --engine ray: encoder actors (default: one per GPU, else one per two CPUs)")
+    build.add_argument("--index", choices=[str(kind) for kind in IndexKind], default=None,
+                       help="the index that serves a space of 50,000 rows or more, kept in its manifest (default auto: "
+                            "hnsw below 1,000,000 rows, quantized from it); quantized: usearch over int8 rows, "
+                            "memory-mapped, about a third of hnswlib's memory. Giving it builds that index now")
     build.set_defaults(func=_build)
 
 
@@ -103,9 +108,11 @@ def _build(args) -> int:
         space = registry.build(SpaceDefinition(args.name, kind, encoder, aspects))
     else:
         space = registry.open(args.name)
+    if args.index is not None:
+        space = registry.use_index(space.name, IndexKind.parse(args.index))
     seconds = time.perf_counter() - start
     print(f"{space.name}: {space.kind}, encoder {space.encoder} ({space.backend_} {space.precision_}), "
-          f"{len(space)} x {space.dim}, ready in {seconds:.1f} s -> {space.directory_}")
+          f"{len(space)} x {space.dim}, search {space.search_.method}, ready in {seconds:.1f} s -> {space.directory_}")
     if args.ship:
         path = registry.ship(args.name)
         size = sum(p.stat().st_size for p in path.rglob("*") if p.is_file())

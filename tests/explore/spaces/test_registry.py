@@ -139,3 +139,24 @@ def test_a_shipped_head_keeps_its_training_record_in_a_fresh_data_home(registry,
     fresh = SpaceRegistry(registry.corpus, home=tmp_path / "fresh-home", shipped=registry.shipped, progress=False)
     derived = fresh.open("occupation")
     assert json.loads((derived.directory_ / TRAINING_RECORD_FILE).read_text())["split"]["fingerprint"] == "f00"
+
+
+def test_a_space_switched_to_the_quantized_index_keeps_it_and_rescores_its_answers(registry, indexed):
+    from explore.spaces.store import read_manifest
+
+    hnsw = registry.open("generic")
+    hnsw.index  # noqa: B018 - cached beside the space
+    hnsw_file = hnsw.index_path_
+    assert hnsw.search_.method == "hnsw" and hnsw_file.exists()
+    space = registry.use_index("generic", "quantized")
+    assert read_manifest(registry.home / "generic")["search"]["method"] == "quantized"
+    assert space.index_path_.suffix == ".usearch" and space.index_path_.exists()
+    assert not hnsw_file.exists()  # the other kind's index is dropped
+    again = _again(registry).open("generic")
+    assert again.search_.quantized and again.index_path_ == space.index_path_
+    rows, scores = again.nearest(again.embeddings_[4], 5)
+    assert rows[0] == 4
+    np.testing.assert_allclose(scores, again.embeddings_[rows] @ again.embeddings_[4], atol=1e-6)  # rescored
+    assert list(scores) == sorted(scores, reverse=True)
+    again.index_path_.write_bytes(b"garbage")  # damaged: rebuilt, never mapped
+    assert _again(registry).open("generic").nearest(again.embeddings_[2], 1)[0][0] == 2
