@@ -115,7 +115,7 @@ def make_million_corpus(rows: int = 1_000_000, name: str = "million", index: boo
         begin = time.perf_counter()
         generic = spaces_for(corpus, progress=False).open("generic")
         if not generic.search_.exact:
-            generic.index  # built once and cached beside the space (explore/spaces/vector_index.py)
+            generic.index  # built once and cached beside the space (hnswlib, or quantized from 1M rows)
         timings["index_s"] = time.perf_counter() - begin
     return timings
 
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.million_corpus", description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--name", default="million")
-    parser.add_argument("--no-index", action="store_true", help="leave the hnswlib index to the first open")
+    parser.add_argument("--no-index", action="store_true", help="leave the index to the first open")
     args = parser.parse_args(argv)
     timings = make_million_corpus(args.rows, args.name, index=not args.no_index)
     print(f"corpus {args.name!r}: {args.rows:,} articles at {corpus_path(args.name)}; "
