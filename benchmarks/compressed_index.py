@@ -107,8 +107,8 @@ class Candidate:
 
 
 CANDIDATES = (
-    Candidate("faiss", "faiss IVF1024,PQ48 + rescoring", "index.faiss", _build_faiss),
     Candidate("quantized", "quantized: usearch int8 HNSW (ours)", "index.usearch", _build_engine_index("quantized")),
+    Candidate("faiss", "faiss IVF1024,PQ48 + rescoring", "index.faiss", _build_faiss),
     Candidate("hnsw", "hnswlib (before)", "index.hnsw", _build_engine_index("hnsw")),
 )
 
@@ -156,8 +156,9 @@ print(json.dumps({"open_s": opened, "k10_ms": [t * 1000 for t in small], "pool_m
 """
 
 
-def measure(rows: int, out: Path | None = None, directory: Path | None = None) -> dict:
-    """Every candidate at `rows` vectors; the results (written to `out` after each candidate, for a long run)."""
+def measure(rows: int, out: Path | None = None, directory: Path | None = None,
+            only: tuple[str, ...] = tuple(c.name for c in CANDIDATES)) -> dict:
+    """The candidates named in `only` at `rows` vectors; the results (written to `out` after each, for a long run)."""
     import importlib.util
 
     if importlib.util.find_spec("faiss") is None:
@@ -173,7 +174,7 @@ def measure(rows: int, out: Path | None = None, directory: Path | None = None) -
         truth = exact_top10(vectors, seeds)
         result = {"rows": rows, "seeds": SEEDS, "cpu": cpu_description(), "vectors_s": made,
                   "exact_s": time.perf_counter() - start, "candidates": {}}
-        for candidate in CANDIDATES:
+        for candidate in (c for c in CANDIDATES if c.name in only):
             path = tmp / candidate.file
             load = os.getloadavg()[0]
             start = time.perf_counter()
@@ -262,8 +263,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=ROWS)
     parser.add_argument("--out", type=Path, required=True, help="JSON written after each index (a long run)")
     parser.add_argument("--dir", type=Path, default=None, help="where the vectors and indexes are written (temporary)")
+    parser.add_argument("--only", nargs="+", choices=[c.name for c in CANDIDATES], default=[c.name for c in CANDIDATES],
+                        help="some of the indexes (a long run on loaded cores)")
     args = parser.parse_args(argv)
-    result = measure(args.rows, args.out, args.dir)
+    result = measure(args.rows, args.out, args.dir, tuple(args.only))
     from benchmarks.__main__ import table
 
     print(table(rows_of(result)))
