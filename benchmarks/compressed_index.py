@@ -8,7 +8,7 @@ RSS after serving (VmRSS, with its anonymous and file-backed parts: a memory-map
 drop), p50/p95 latency of 1,000 seed queries at k=10 and at k=201 (a labelled column's relevant-first pool, explore/
 relevant_first.py), and recall@10 against exact search over the same stored vectors (computed in blocks).
 
-- hnswlib (the peer): the engine's plan for 1M rows before #40 (M=32, ef_construction=200, ef=128);
+- hnswlib (the peer): the engine's hnswlib plan for the size (at 1M: M=32, ef_construction=200, ef=128);
 - quantized (ours, explore/spaces/quantized_index.py): usearch HNSW over per-row-scaled int8, memory-mapped, the k
   rows it returns rescored from the stored vectors (Space.nearest);
 - faiss IVF-PQ: 1,024 lists, 48 bytes a row (PQ48), nprobe 32, the top 100 (or k) rescored from the stored vectors;
@@ -210,8 +210,12 @@ def projection(candidate: dict, rows: int) -> dict:
 
 
 def rows_of(result: dict) -> list[Row]:
+    from explore.spaces.vector_index import SearchPlan
+
     n = result["rows"]
     peer = result["candidates"].get("hnsw")
+    plan = SearchPlan.for_rows(n, "hnsw")
+    peer_name = f"hnswlib M{plan.m} efc{plan.ef_construction}, ef {plan.ef_search}"
     p = lambda values, q: float(np.percentile(values, q))  # noqa: E731
     table = []
     for name, got in result["candidates"].items():
@@ -220,7 +224,7 @@ def rows_of(result: dict) -> list[Row]:
         versus = (lambda key, default=None: peer[key] if peer else default)  # noqa: E731
         where = f"{n:,} x {DIM} fp16 vectors, {got['label']}"
         table += [
-            Row("compressed index", f"build, {where}", got["build_s"], versus("build_s"), "s", "hnswlib M32 efc200",
+            Row("compressed index", f"build, {where}", got["build_s"], versus("build_s"), "s", peer_name,
                 notes=f"load average {got['load_at_build']:.1f} at its start (hnswlib's: "
                       f"{versus('load_at_build', float('nan')):.1f}); recall@10 {got['recall']:.3f}"),
             Row("compressed index", f"size on disk, {where}", got["bytes"] / 2**20, versus("bytes", 0) / 2**20, "MiB",
