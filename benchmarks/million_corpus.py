@@ -115,7 +115,7 @@ def make_million_corpus(rows: int = 1_000_000, name: str = "million", index: boo
         begin = time.perf_counter()
         generic = spaces_for(corpus, progress=False).open("generic")
         if not generic.search_.exact:
-            generic.index  # built once and cached beside the space (hnswlib, or quantized from 1M rows)
+            generic.index  # built once and cached beside the space (explore/spaces/vector_index.py)
         timings["index_s"] = time.perf_counter() - begin
     return timings
 

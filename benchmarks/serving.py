@@ -1,6 +1,6 @@
 """A million articles served by one machine: the columnar corpus (explore/corpus/columnar_store.py) with its
-memory-mapped generic space and saved index (the quantized one from 1M rows, explore/spaces/quantized_index.py; a space
-built before keeps the hnswlib index its manifest names), each figure beside a peer measured in the same run.
+memory-mapped generic space and saved index (hnswlib, or the quantized one its manifest names: spaces build --index),
+each figure beside a peer measured in the same run.
 
 - open + peak RSS: a fresh process opens the 1M corpus and its engine (ours) / reads the same Arrow file's
   ids, titles and texts whole into Python with plain pyarrow (the least an in-memory corpus would hold);

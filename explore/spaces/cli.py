@@ -49,8 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="with --engine ray: encoder actors (default: one per GPU, else one per two CPUs)")
     build.add_argument("--index", choices=[str(kind) for kind in IndexKind], default=None,
                        help="the index that serves a space of 50,000 rows or more, kept in its manifest (default auto: "
-                            "hnsw below 1,000,000 rows, quantized from it); quantized: usearch over int8 rows, "
-                            "memory-mapped, about a third of hnswlib's memory. Giving it builds that index now")
+                            "hnsw, its parameters by size); quantized: usearch over int8 rows, memory-mapped, a third "
+                            "of hnswlib's memory (recall@10 0.996 at 100k rows, 0.746 at 1M). Giving it builds that index now")
     build.set_defaults(func=_build)
 
 

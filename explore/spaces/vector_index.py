@@ -1,7 +1,8 @@
 """How a space is searched: exact numpy top-k for a corpus below `EXACT_BELOW` rows, an hnswlib cosine
-graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`); from `QUANTIZED_FROM` rows (or
-when asked, `IndexKind`) a quantized graph instead (explore/spaces/quantized_index.py): a third of hnswlib's memory at
-higher recall, memory-mapped. An index is cached on disk by the embeddings' hash.
+graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`); when asked (`IndexKind`,
+`spaces build --index quantized`) a quantized graph instead (explore/spaces/quantized_index.py): a third of hnswlib's
+memory, memory-mapped, recall@10 0.996 at 100k but 0.746 at 1M at its ef=64, so `auto` does not pick it (RESULTS.md
+"compressed index"). An index is cached on disk by the embeddings' hash.
 
 Why exact first: at 50,000 x 384 an exact top-k costs ~3 ms on 2 cores, a seed change asks at most ~8 of
 them, and there is nothing to build or hold (an index of a 10k space costs ~0.8 s to build and ~16 MB of
@@ -33,15 +34,12 @@ log = logging.getLogger(__name__)
 EXACT_BELOW = 50_000  # rows; below it exact search is a few ms a query and nothing to build
 SCORE_BLOCK = 65_536  # rows cast to float32 at a time when scoring a memory-mapped fp16 space
 EXACT_ABOVE = 256  # k beyond this (or beyond half the corpus) uses exact search
-# From this many rows `auto` picks the quantized index: at 1M hnswlib holds 1.7 GB against 0.5 GB, and 6.8M rows of
-# hnswlib (11.5 GiB) cannot be served in 8 GiB (benchmarks/compressed_index.py, RESULTS.md "compressed index").
-QUANTIZED_FROM = 1_000_000
 
 
 class IndexKind(Enum):
     """Which approximate index serves a space of `EXACT_BELOW` rows or more: parsed here and nowhere else."""
 
-    AUTO = "auto"  # by size: hnsw below QUANTIZED_FROM rows, quantized from it
+    AUTO = "auto"  # hnsw, its parameters by size (the quantized graph's recall fell to 0.746 at 1M)
     HNSW = "hnsw"  # hnswlib, float32 vectors in the graph
     QUANTIZED = "quantized"  # usearch HNSW over int8 rows, memory-mapped (explore/spaces/quantized_index.py)
 
@@ -83,8 +81,8 @@ class SearchPlan:
         kind = IndexKind.parse(kind)
         if rows < EXACT_BELOW:
             return cls("exact")
-        if kind is IndexKind.QUANTIZED or (kind is IndexKind.AUTO and rows >= QUANTIZED_FROM):
-            # usearch's defaults, measured at 100k and 1M: recall@10 0.99 without rescoring (benchmarks/RESULTS.md)
+        if kind is IndexKind.QUANTIZED:
+            # usearch's defaults: recall@10 0.996 at 100k, 0.746 at 1M (benchmarks/compressed_index.py)
             return cls("quantized", m=16, ef_construction=128, ef_search=64)
         if rows < 300_000:
             return cls("hnsw", m=16, ef_construction=200, ef_search=64)

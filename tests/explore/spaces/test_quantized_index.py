@@ -4,7 +4,7 @@ import pytest
 
 from explore.errors import AspectNavError
 from explore.spaces.quantized_index import QuantizedIndex, quantized_rows
-from explore.spaces.vector_index import EXACT_BELOW, QUANTIZED_FROM, IndexKind, SearchPlan, exact_query
+from explore.spaces.vector_index import EXACT_BELOW, IndexKind, SearchPlan, exact_query
 
 
 def _clustered(n, d, seed=0):
@@ -64,9 +64,9 @@ def test_a_query_of_the_wrong_dimension_and_an_empty_build_say_what_is_wrong():
         QuantizedIndex().fit(np.zeros((0, 16), dtype=np.float32))
 
 
-def test_the_index_kind_is_parsed_once_and_chosen_by_size_unless_asked():
-    assert SearchPlan.for_rows(QUANTIZED_FROM).quantized
-    assert SearchPlan.for_rows(QUANTIZED_FROM, "hnsw").method == "hnsw"
+def test_the_index_kind_is_parsed_once_and_quantized_only_when_asked():
+    assert SearchPlan.for_rows(6_800_000).method == "hnsw"  # auto: its recall at 1M was 0.746
+    assert SearchPlan.for_rows(6_800_000, "quantized").quantized
     assert SearchPlan.for_rows(100_000, IndexKind.QUANTIZED).quantized
     assert SearchPlan.for_rows(EXACT_BELOW - 1, "quantized").exact  # below it nothing beats exact search
     assert SearchPlan.for_rows(100_000, "quantized").file_suffix == ".usearch"

@@ -45,7 +45,7 @@ def test_the_search_plan_grows_with_the_corpus():
     from explore.spaces.vector_index import EXACT_BELOW, SearchPlan
 
     assert SearchPlan.for_rows(10_033).exact and SearchPlan.for_rows(EXACT_BELOW - 1).exact
-    mid, large = SearchPlan.for_rows(100_000), SearchPlan.for_rows(999_999)
+    mid, large = SearchPlan.for_rows(100_000), SearchPlan.for_rows(1_000_000)
     assert not mid.exact and not large.exact
     assert large.m >= mid.m and large.ef_construction >= mid.ef_construction and large.ef_search >= mid.ef_search
     assert mid.file_tag != large.file_tag  # an index of one plan is never loaded as the other
