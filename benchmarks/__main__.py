@@ -19,7 +19,8 @@ from benchmarks.common import Row, load_average, machine
 
 BENCHMARKS = ["corpus_load", "first_start", "neighbours_bench", "encode", "projection", "first_maps", "app_seed_change",
               "browser_latency", "page_latency", "training_throughput", "study_writes", "study_load", "scale", "dump_import",
-              "import_memory", "serving", "ray_cluster_encode", "million_map"]
+              "import_memory", "serving", "ray_cluster_encode", "million_map",
+              "compressed_index"]
 ON_DEVICE = ["gpu"]  # needs a GPU: run by name on the device (`python -m benchmarks gpu --out results-gpu.json`), not in `all`
 HERE = Path(__file__).resolve().parent
 

@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.million_corpus", description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--name", default="million")
-    parser.add_argument("--no-index", action="store_true", help="leave the hnswlib index to the first open")
+    parser.add_argument("--no-index", action="store_true", help="leave the index to the first open")
     args = parser.parse_args(argv)
     timings = make_million_corpus(args.rows, args.name, index=not args.no_index)
     print(f"corpus {args.name!r}: {args.rows:,} articles at {corpus_path(args.name)}; "

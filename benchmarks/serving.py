@@ -1,5 +1,6 @@
 """A million articles served by one machine: the columnar corpus (explore/corpus/columnar_store.py) with its
-memory-mapped generic space and saved hnswlib index, each figure beside a peer measured in the same run.
+memory-mapped generic space and saved index (hnswlib, or the quantized one its manifest names: spaces build --index),
+each figure beside a peer measured in the same run.
 
 - open + peak RSS: a fresh process opens the 1M corpus and its engine (ours) / reads the same Arrow file's
   ids, titles and texts whole into Python with plain pyarrow (the least an in-memory corpus would hold);
@@ -68,7 +69,7 @@ if not generic.search_.exact:  # after the RSS reading: exact search pages every
     from explore.spaces.vector_index import top_k
     for row, found in served.items():
         hits += len((set(top_k(generic.similarities_to_all(generic.vector(row)), 11)[0].tolist()) - {row}) & found)
-print(json.dumps({"rows": len(corpus), "open_corpus_s": opened_corpus, "open_s": opened, "rss_open_gib": rss_open,
+print(json.dumps({"rows": len(corpus), "search": generic.search_.method, "open_corpus_s": opened_corpus, "open_s": opened, "rss_open_gib": rss_open,
                   "rss_gib": rss,
                   "seed_ms": [t * 1000 for t in times], "search_ms": [t * 1000 for t in searches],
                   "recall": hits / (10 * len(seeds)) if not generic.search_.exact else 1.0,
@@ -137,7 +138,7 @@ def run(quick: bool = False) -> list[Row]:
         Row("serving", f"open a {n:,}-article corpus and its engine (fresh process)", ours["open_s"], plain["open_s"],
             "s", "plain pyarrow: ids, titles, texts read whole into Python",
             notes=f"corpus files mapped in {ours['open_corpus_s']:.2f} s, the rest the generic space (sha256 of its "
-                  f"fp16 vectors, memory-mapped) and its saved hnswlib index; corpus on disk {on_disk:.2f} GiB"),
+                  f"fp16 vectors, memory-mapped) and its saved index ({ours['search']}); corpus on disk {on_disk:.2f} GiB"),
         Row("serving", f"peak RSS after opening, {n:,} articles", ours["rss_open_gib"], plain["rss_gib"], "GiB",
             "plain pyarrow whole read", notes=f"after {seeds} seed changes and {ours['keystrokes']:,} keystrokes: "
                                              f"{ours['rss_gib']:.2f} GiB; the index holds the vectors as float32"),

@@ -24,10 +24,10 @@ from explore.errors import AspectNavError, UnknownSpaceError
 from explore.names import check_name
 from explore.settings import ASSETS_DIR, spaces_dir
 from explore.spaces.space import Space
-from explore.spaces.vector_index import SearchPlan
+from explore.spaces.vector_index import IndexKind, SearchPlan
 from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, check_embeddings_file,
                                   check_encoder_files, copy_training_record, load_space, read_manifest, read_training_record,
-                                  save_space)
+                                  record_search, save_space)
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
     from collections.abc import Callable
@@ -256,6 +256,17 @@ class SpaceRegistry:
             space.index  # noqa: B018 - build and cache it now (seconds), not on the first query
         return space
 
+    def use_index(self, name: str, kind: "IndexKind | str") -> Space:
+        """Serve space `name` with another kind of index from now on: recorded in its manifest, built and cached now
+        (minutes at a million rows), the other kind's cached index removed."""
+        space = self.open(name)
+        if space.use_index(kind):
+            record_search(Path(space.directory_), space.search_)
+            space = self._remember(space, read_manifest(Path(space.directory_))["embeddings"]["sha256"])
+        if not space.search_.exact:
+            space.index  # noqa: B018 - build and cache it now, not on the first query
+        return space
+
     def ship(self, name: str) -> Path:
         """Copy a verified space into the shipped assets (a head encoder travels with it)."""
         from explore.encoders import EncoderSpec
@@ -297,8 +308,8 @@ class SpaceRegistry:
 
     def _remember(self, space: Space, embeddings_sha256: str) -> Space:
         space.index_path_ = index_path(self.home, space.name, embeddings_sha256, space.search_)
-        mine = re.compile(rf"{re.escape(space.name)}-[0-9a-f]{{16}}-M\d+-efc\d+\.hnsw(\.sha256)?")
-        for old in space.index_path_.parent.glob(f"{space.name}-*.hnsw*"):
+        mine = re.compile(rf"{re.escape(space.name)}-[0-9a-f]{{16}}-(i8-)?M\d+-efc\d+\.(hnsw|usearch)(\.sha256)?")
+        for old in space.index_path_.parent.glob(f"{space.name}-*"):
             if mine.fullmatch(old.name) and not old.name.startswith(space.index_path_.name):
                 old.unlink(missing_ok=True)  # the index of earlier embeddings of this space
         self._open[space.name] = space
@@ -360,7 +371,7 @@ def _full_vectors_damaged(directory: Path, reason: str) -> str:
 
 
 def index_path(home: Path, name: str, embeddings_sha256: str, plan: SearchPlan) -> Path:
-    return home / ".indexes" / f"{name}-{embeddings_sha256[:16]}-{plan.file_tag}.hnsw"
+    return home / ".indexes" / f"{name}-{embeddings_sha256[:16]}-{plan.file_tag}{plan.file_suffix}"
 
 
 def check_space_name(name: str) -> str:

@@ -14,7 +14,8 @@ from explore.corpus.model import Corpus
 from explore.encoders.encode_engine import LOCAL_ENGINE, EngineRecord
 from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE, article_text
-from explore.spaces.vector_index import EXACT_ABOVE, SearchPlan, VectorIndex, all_scores, top_k
+from explore.spaces.quantized_index import QuantizedIndex
+from explore.spaces.vector_index import EXACT_ABOVE, IndexKind, SearchPlan, VectorIndex, all_scores, top_k
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
     from explore.encoders.encoder import EncodeProgress
@@ -67,7 +68,8 @@ class Space:
 
     def _set_state(self, embeddings: np.ndarray, corpus_name: str, corpus_hash: str, encoder_fingerprint: str,
                    precision: str, created: str, encode_seconds: float, text_recipe: str,
-                   backend: str = "torch", engine: EngineRecord = LOCAL_ENGINE) -> "Space":
+                   backend: str = "torch", engine: EngineRecord = LOCAL_ENGINE,
+                   index_kind: IndexKind = IndexKind.AUTO) -> "Space":
         # a large space's vectors stay memory-mapped as stored (explore/spaces/store.py); rows are cast when read
         self.embeddings_ = embeddings if isinstance(embeddings, np.memmap) else \
             np.ascontiguousarray(embeddings, dtype=np.float32)
@@ -80,7 +82,7 @@ class Space:
         self.created_ = created
         self.encode_seconds_ = encode_seconds
         self.text_recipe_ = text_recipe
-        self.search_ = SearchPlan.for_rows(len(self.embeddings_))
+        self.search_ = SearchPlan.for_rows(len(self.embeddings_), index_kind)
         self._index = None
         self._recent_scores: OrderedDict[bytes, np.ndarray] = OrderedDict()  # query vector -> similarities_to_all
         self._scores_lock = threading.Lock()  # the app's sessions share a space from several threads
@@ -99,18 +101,27 @@ class Space:
 
         return load_encoder(self.encoder, base_dir=self.directory_)
 
+    def use_index(self, kind: "IndexKind | str") -> bool:
+        """Serve with another kind of index (`spaces build --index`); True when the plan changed. The registry
+        records it in the manifest and names the cached index after it."""
+        plan = SearchPlan.for_rows(len(self), kind)
+        changed = plan != self.search_
+        self.search_, self._index = plan, (None if changed else self._index)
+        return changed
+
     @property
-    def index(self) -> VectorIndex:
-        """The hnswlib index (of the size's `search_` plan): loaded from its cache when there is a valid one,
-        else built (and cached). A space searched exactly never asks for it."""
+    def index(self) -> "VectorIndex | QuantizedIndex":
+        """The index of the `search_` plan (hnswlib, or quantized): loaded from its cache when there is a valid
+        one, else built (and cached). A space searched exactly never asks for it."""
         if self._index is None:
             plan = self.search_
+            kind = QuantizedIndex if plan.quantized else VectorIndex
             params = {"m": plan.m, "ef_construction": plan.ef_construction, "ef_search": plan.ef_search}
             index = None
             if self.index_path_ is not None:
-                index = VectorIndex.load(self.index_path_, self.dim, len(self), **params)
+                index = kind.load(self.index_path_, self.dim, len(self), **params)
             if index is None:
-                index = VectorIndex.planned(plan).fit(self.embeddings_)
+                index = kind.planned(plan).fit(self.embeddings_)
                 if self.index_path_ is not None:
                     try:
                         index.save(self.index_path_)
@@ -123,7 +134,12 @@ class Space:
         """Rows and cosine scores of the k rows nearest `vector`, best first."""
         if self.search_.exact or k > EXACT_ABOVE or k > len(self) // 2:
             return top_k(self.similarities_to_all(vector), k)
-        return self.index.query(vector, k, ef=max(ef or self.search_.ef_search, k))
+        rows, scores = self.index.query(vector, k, ef=max(ef or self.search_.ef_search, k))
+        if self.search_.quantized:  # scores of int8 rows: rescored from the stored vectors, k rows read
+            scores = self.similarities(vector, rows)
+            order = np.argsort(-scores, kind="stable")
+            rows, scores = rows[order], scores[order].astype(np.float32)
+        return rows, scores
 
     def similarities_to_all(self, vector: np.ndarray) -> np.ndarray:
         """Exact cosine of `vector` with every row. One memory-bound pass per query vector: a seed's page asks

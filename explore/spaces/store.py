@@ -19,14 +19,15 @@ from pathlib import Path
 
 import numpy as np
 
-from explore.atomic_files import staging_directory_for, swap_directory_into_place
+from explore.atomic_files import file_written_atomically, staging_directory_for, swap_directory_into_place
 from explore.corpus.model import Corpus
 from explore.encoders.encode_engine import LOCAL_ENGINE, EngineRecord
 from explore.errors import AspectNavError
 from explore.json_seal import SEAL_KEY, seal_problem, sealed
 from explore.spaces.article_text import TEXT_RECIPE
+from explore.spaces.quantized_index import quantized_rows
 from explore.spaces.space import Space
-from explore.spaces.vector_index import file_sha256
+from explore.spaces.vector_index import IndexKind, SearchPlan, file_sha256
 
 FORMAT_VERSION = 1
 MANIFEST_FILE = "manifest.json"
@@ -95,7 +96,7 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
             "corpus": space.corpus_name_,
             "corpus_hash": space.corpus_hash_,
             "text_recipe": space.text_recipe_,
-            "search": space.search_.as_dict(),  # by size (vector_index.SearchPlan); informs, the size decides
+            "search": space.search_.as_dict(),  # vector_index.SearchPlan: its index kind is kept on load, the size decides the rest
             "embeddings": {
                 "file": EMBEDDINGS_FILE if with_embeddings else None,
                 "sha256": digest,
@@ -111,14 +112,6 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return directory
-
-
-def quantized_rows(embeddings: np.ndarray) -> np.ndarray:
-    """int8 rows, each scaled so its largest coordinate is ±127. No scale is kept: the vectors are directions (unit
-    rows), and loading renormalises them, as it does fp16 rows."""
-    rows = np.asarray(embeddings, dtype=np.float32)
-    scale = np.maximum(np.abs(rows).max(axis=1, keepdims=True), 1e-12) / 127
-    return np.round(rows / scale).astype(np.int8)
 
 
 def training_mode(directory: Path, manifest: dict) -> str | None:
@@ -208,6 +201,14 @@ def _training_record_problem(record) -> str | None:
     return problem
 
 
+def record_search(directory: Path, plan: SearchPlan) -> None:
+    """Rewrite a stored space's manifest with another search plan (`spaces build --index`), resealed and atomically:
+    the vectors stay as they are, the space opens with that index from then on."""
+    manifest = {key: value for key, value in read_manifest(directory).items() if key != SEAL_KEY}
+    with file_written_atomically(Path(directory) / MANIFEST_FILE) as staging:
+        staging.write_text(json.dumps(sealed({**manifest, "search": plan.as_dict()}), indent=2))
+
+
 def read_manifest(directory: Path) -> dict:
     try:
         manifest = json.loads((Path(directory) / MANIFEST_FILE).read_text())
@@ -256,7 +257,7 @@ def load_space(directory: Path, corpus: Corpus, check_encoder: bool = True) -> S
         backend=manifest.get("backend", "torch"),  # manifests from before backends were recorded: torch
         engine=engine,
         created=manifest.get("created", ""), encode_seconds=manifest.get("encode_seconds", 0.0),
-        text_recipe=manifest["text_recipe"],
+        text_recipe=manifest["text_recipe"], index_kind=IndexKind.recorded(manifest.get("search")),
     )
 
 

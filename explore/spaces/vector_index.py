@@ -1,6 +1,8 @@
 """How a space is searched: exact numpy top-k for a corpus below `EXACT_BELOW` rows, an hnswlib cosine
-graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`). An index is cached on
-disk by the embeddings' hash.
+graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`); when asked (`IndexKind`,
+`spaces build --index quantized`) a quantized graph instead (explore/spaces/quantized_index.py): a third of hnswlib's
+memory, memory-mapped, recall@10 0.996 at 100k but 0.746 at 1M at its ef=64, so `auto` does not pick it (RESULTS.md
+"compressed index"). An index is cached on disk by the embeddings' hash.
 
 Why exact first: at 50,000 x 384 an exact top-k costs ~3 ms on 2 cores, a seed change asks at most ~8 of
 them, and there is nothing to build or hold (an index of a 10k space costs ~0.8 s to build and ~16 MB of
@@ -17,12 +19,15 @@ import functools
 import hashlib
 import logging
 import threading
+from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
+from enum import Enum
 from pathlib import Path
 
 import numpy as np
 
 from explore.atomic_files import file_written_atomically
+from explore.errors import AspectNavError
 
 log = logging.getLogger(__name__)
 
@@ -31,20 +36,54 @@ SCORE_BLOCK = 65_536  # rows cast to float32 at a time when scoring a memory-map
 EXACT_ABOVE = 256  # k beyond this (or beyond half the corpus) uses exact search
 
 
+class IndexKind(Enum):
+    """Which approximate index serves a space of `EXACT_BELOW` rows or more: parsed here and nowhere else."""
+
+    AUTO = "auto"  # hnsw, its parameters by size (the quantized graph's recall fell to 0.746 at 1M)
+    HNSW = "hnsw"  # hnswlib, float32 vectors in the graph
+    QUANTIZED = "quantized"  # usearch HNSW over int8 rows, memory-mapped (explore/spaces/quantized_index.py)
+
+    @classmethod
+    def parse(cls, value: "str | IndexKind | None") -> "IndexKind":
+        if isinstance(value, IndexKind):
+            return value
+        text = (value or "auto").strip().lower()
+        try:
+            return cls(text)
+        except ValueError:
+            raise AspectNavError(f"Unknown index kind {text!r}; use one of "
+                                 f"{', '.join(k.value for k in cls)}.") from None
+
+    @classmethod
+    def recorded(cls, search: "dict | None") -> "IndexKind":
+        """The kind a space manifest's `search` entry names (`auto` for exact search or none recorded): a space
+        keeps the index it was built with when it is opened again."""
+        method = (search or {}).get("method") if isinstance(search, dict) else None
+        return cls(method) if method in (cls.HNSW.value, cls.QUANTIZED.value) else cls.AUTO
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class SearchPlan:
-    """Exact search, or an hnswlib graph with these parameters (recorded in the space manifest)."""
+    """Exact search, or an hnswlib / quantized graph with these parameters (recorded in the space manifest)."""
 
-    method: str = "exact"  # "exact" | "hnsw"
+    method: str = "exact"  # "exact" | "hnsw" | "quantized": IndexKind's values, plus exact
     m: int = 16
     ef_construction: int = 100
     ef_search: int = 64
 
     @classmethod
-    def for_rows(cls, rows: int) -> "SearchPlan":
-        """The plan for a space of `rows` vectors: the one place the size schedule lives."""
+    def for_rows(cls, rows: int, kind: "IndexKind | str | None" = None) -> "SearchPlan":
+        """The plan for a space of `rows` vectors: the one place the size schedule lives. Below `EXACT_BELOW`
+        rows search is exact whatever `kind` asks (nothing to build beats any index there)."""
+        kind = IndexKind.parse(kind)
         if rows < EXACT_BELOW:
             return cls("exact")
+        if kind is IndexKind.QUANTIZED:
+            # usearch's defaults: recall@10 0.996 at 100k, 0.746 at 1M (benchmarks/compressed_index.py)
+            return cls("quantized", m=16, ef_construction=128, ef_search=64)
         if rows < 300_000:
             return cls("hnsw", m=16, ef_construction=200, ef_search=64)
         return cls("hnsw", m=32, ef_construction=200, ef_search=128)
@@ -53,17 +92,26 @@ class SearchPlan:
     def exact(self) -> bool:
         return self.method == "exact"
 
+    @property
+    def quantized(self) -> bool:
+        return self.method == IndexKind.QUANTIZED.value
+
     def as_dict(self) -> dict:
         return {"method": "exact"} if self.exact else asdict(self)
 
     @property
     def file_tag(self) -> str:
         """Part of a cached index's file name: an index built with other parameters is never reused."""
-        return f"M{self.m}-efc{self.ef_construction}"
+        return f"{'i8-' if self.quantized else ''}M{self.m}-efc{self.ef_construction}"
+
+    @property
+    def file_suffix(self) -> str:
+        return ".usearch" if self.quantized else ".hnsw"
 
 
-class VectorIndex:
-    """Build (or load) once, then `query`. Scores are cosine similarities (vectors are normalised)."""
+class GraphIndex(ABC):
+    """What both approximate indexes share: their graph's parameters, a lock for the index-wide query expansion, and
+    a file written atomically beside its sha256 (checked before the file reaches the library that reads it)."""
 
     def __init__(self, m: int = 16, ef_construction: int = 100, ef_search: int = 64):
         self.m = m
@@ -72,8 +120,30 @@ class VectorIndex:
         self._lock = threading.Lock()
 
     @classmethod
-    def planned(cls, plan: SearchPlan) -> "VectorIndex":
+    def planned(cls, plan: SearchPlan):
         return cls(m=plan.m, ef_construction=plan.ef_construction, ef_search=plan.ef_search)
+
+    def save(self, path: Path) -> None:
+        """Write atomically with a sha256 sidecar: a truncated index must never reach the library."""
+        path = Path(path)
+        with file_written_atomically(path) as staging:
+            self._write(staging)
+            digest = file_sha256(staging)
+        checksum_sidecar(path).write_text(digest)
+
+    @abstractmethod
+    def _write(self, path: Path) -> None:
+        """The library's own save, to `path`."""
+
+    @staticmethod
+    def intact(path: Path) -> bool:
+        """The file is there and is the one that was saved."""
+        return path.exists() and checksum_sidecar(path).read_text().strip() == file_sha256(path)
+
+
+class VectorIndex(GraphIndex):
+    """Build (or load) once, then `query`. Scores are cosine similarities (vectors are normalised). The hnswlib
+    graph; QuantizedIndex (explore/spaces/quantized_index.py) answers the same calls."""
 
     def fit(self, embeddings: np.ndarray) -> "VectorIndex":
         import hnswlib
@@ -89,21 +159,17 @@ class VectorIndex:
 
     def query(self, vector: np.ndarray, k: int, ef: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Rows and cosine scores of the `k` nearest rows, best first."""
+        vector = query_vector(vector, self.index_.dim)
         k = min(k, self.size_)
         if k <= 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
         with self._lock:  # set_ef is index-wide state; the app queries from several threads
             self.index_.set_ef(max(ef or self.ef_search, k))
-            labels, distances = self.index_.knn_query(np.asarray(vector, dtype=np.float32).reshape(1, -1), k=k)
+            labels, distances = self.index_.knn_query(vector.reshape(1, -1), k=k)
         return labels[0].astype(np.int64), (1.0 - distances[0]).astype(np.float32)
 
-    def save(self, path: Path) -> None:
-        """Write atomically with a sha256 sidecar: a truncated index must never reach hnswlib."""
-        path = Path(path)
-        with file_written_atomically(path) as staging:
-            self.index_.save_index(str(staging))
-            digest = file_sha256(staging)
-        _sidecar(path).write_text(digest)
+    def _write(self, path: Path) -> None:
+        self.index_.save_index(str(path))
 
     @classmethod
     def load(cls, path: Path, dim: int, size: int, **params) -> "VectorIndex | None":
@@ -112,7 +178,7 @@ class VectorIndex:
 
         path = Path(path)
         try:
-            if not path.exists() or _sidecar(path).read_text().strip() != file_sha256(path):
+            if not cls.intact(path):
                 return None
             self = cls(**params)
             self.index_ = hnswlib.Index(space="cosine", dim=dim)
@@ -125,6 +191,15 @@ class VectorIndex:
         self.index_.set_ef(self.ef_search)
         self.size_ = size
         return self
+
+
+def query_vector(vector: np.ndarray, dim: int) -> np.ndarray:
+    """`vector` as one float32 row of the index's dimension, or an error that says what was given."""
+    vector = np.asarray(vector, dtype=np.float32)
+    if vector.ndim != 1 or len(vector) != dim:
+        raise AspectNavError(f"A query vector of shape {vector.shape} asked an index of {dim}-dimensional vectors: "
+                             "query with a vector of the space's encoder.")
+    return vector
 
 
 def exact_query(embeddings: np.ndarray, vector: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -189,5 +264,6 @@ def file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _sidecar(path: Path) -> Path:
+def checksum_sidecar(path: Path) -> Path:
+    """Where a saved index's sha256 is written: checked before the file reaches the library that reads it."""
     return path.with_name(path.name + ".sha256")

@@ -195,3 +195,24 @@ def test_a_space_of_the_readers_own_is_never_dropped_for_a_shipped_one(registry,
     again = SpaceRegistry(registry.corpus, home=home, shipped=registry.shipped, progress=False).open("occupation")
     assert again.encoder_fingerprint_ == built.encoder_fingerprint_
     np.testing.assert_allclose(again.embeddings_, built.embeddings_, atol=2e-3)
+
+
+def test_a_space_switched_to_the_quantized_index_keeps_it_and_rescores_its_answers(registry, indexed):
+    from explore.spaces.store import read_manifest
+
+    hnsw = registry.open("generic")
+    hnsw.index  # noqa: B018 - cached beside the space
+    hnsw_file = hnsw.index_path_
+    assert hnsw.search_.method == "hnsw" and hnsw_file.exists()
+    space = registry.use_index("generic", "quantized")
+    assert read_manifest(registry.home / "generic")["search"]["method"] == "quantized"
+    assert space.index_path_.suffix == ".usearch" and space.index_path_.exists()
+    assert not hnsw_file.exists()  # the other kind's index is dropped
+    again = _again(registry).open("generic")
+    assert again.search_.quantized and again.index_path_ == space.index_path_
+    rows, scores = again.nearest(again.embeddings_[4], 5)
+    assert rows[0] == 4
+    np.testing.assert_allclose(scores, again.embeddings_[rows] @ again.embeddings_[4], atol=1e-6)  # rescored
+    assert list(scores) == sorted(scores, reverse=True)
+    again.index_path_.write_bytes(b"garbage")  # damaged: rebuilt, never mapped
+    assert _again(registry).open("generic").nearest(again.embeddings_[2], 1)[0][0] == 2
