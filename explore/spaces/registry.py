@@ -308,7 +308,8 @@ class SpaceRegistry:
 
     def _remember(self, space: Space, embeddings_sha256: str) -> Space:
         space.index_path_ = index_path(self.home, space.name, embeddings_sha256, space.search_)
-        mine = re.compile(rf"{re.escape(space.name)}-[0-9a-f]{{16}}-(i8-)?M\d+-efc\d+\.(hnsw|usearch)(\.sha256)?")
+        mine = re.compile(rf"{re.escape(space.name)}-[0-9a-f]{{16}}-((i8-)?M\d+-efc\d+\.(hnsw|usearch)"
+                          rf"|ivf\d+-pq\d+\.faiss)(\.sha256)?")
         for old in space.index_path_.parent.glob(f"{space.name}-*"):
             if mine.fullmatch(old.name) and not old.name.startswith(space.index_path_.name):
                 old.unlink(missing_ok=True)  # the index of earlier embeddings of this space

@@ -14,6 +14,7 @@ from explore.corpus.model import Corpus
 from explore.encoders.encode_engine import LOCAL_ENGINE, EngineRecord
 from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE, article_text
+from explore.spaces.ivfpq_index import IvfPqIndex
 from explore.spaces.quantized_index import QuantizedIndex
 from explore.spaces.vector_index import EXACT_ABOVE, IndexKind, SearchPlan, VectorIndex, all_scores, top_k
 
@@ -110,18 +111,18 @@ class Space:
         return changed
 
     @property
-    def index(self) -> "VectorIndex | QuantizedIndex":
-        """The index of the `search_` plan (hnswlib, or quantized): loaded from its cache when there is a valid
-        one, else built (and cached). A space searched exactly never asks for it."""
+    def index(self) -> "VectorIndex | QuantizedIndex | IvfPqIndex":
+        """The index of the `search_` plan (hnswlib, quantized, or IVF-PQ over these vectors): loaded from its cache
+        when there is a valid one, else built (and cached). A space searched exactly never asks for it."""
         if self._index is None:
             plan = self.search_
-            kind = QuantizedIndex if plan.quantized else VectorIndex
-            params = {"m": plan.m, "ef_construction": plan.ef_construction, "ef_search": plan.ef_search}
+            kind = IvfPqIndex if plan.ivfpq else QuantizedIndex if plan.quantized else VectorIndex
+            params = kind.plan_params(plan) | ({"vectors": self.embeddings_} if plan.ivfpq else {})
             index = None
             if self.index_path_ is not None:
                 index = kind.load(self.index_path_, self.dim, len(self), **params)
             if index is None:
-                index = kind.planned(plan).fit(self.embeddings_)
+                index = kind(**params).fit(self.embeddings_)
                 if self.index_path_ is not None:
                     try:
                         index.save(self.index_path_)
@@ -131,7 +132,8 @@ class Space:
         return self._index
 
     def nearest(self, vector: np.ndarray, k: int, ef: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Rows and cosine scores of the k rows nearest `vector`, best first."""
+        """Rows and cosine scores of the k rows nearest `vector`, best first (IVF-PQ rescores its candidates
+        itself)."""
         if self.search_.exact or k > EXACT_ABOVE or k > len(self) // 2:
             return top_k(self.similarities_to_all(vector), k)
         rows, scores = self.index.query(vector, k, ef=max(ef or self.search_.ef_search, k))

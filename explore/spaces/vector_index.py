@@ -1,8 +1,9 @@
 """How a space is searched: exact numpy top-k for a corpus below `EXACT_BELOW` rows, an hnswlib cosine
-graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`); when asked (`IndexKind`,
-`spaces build --index quantized`) a quantized graph instead (explore/spaces/quantized_index.py): a third of hnswlib's
-memory, memory-mapped, recall@10 0.996 at 100k but 0.746 at 1M at its ef=64, so `auto` does not pick it (RESULTS.md
-"compressed index"). An index is cached on disk by the embeddings' hash.
+graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`), and from `IVFPQ_FROM` rows (a million) faiss IVF-PQ with
+rescoring (explore/spaces/ivfpq_index.py): 58 bytes a row, memory-mapped, recall@10 0.992 at 1M where hnswlib kept 0.961
+in 1,700 bytes a row (README "Serving 6.8M in 8 GiB"). When asked (`IndexKind`, `spaces build --index`) a quantized graph
+instead (explore/spaces/quantized_index.py): a third of hnswlib's memory, recall@10 0.996 at 100k but 0.746 at 1M at its
+ef=64, so `auto` does not pick it (RESULTS.md "compressed index"). An index is cached on disk by the embeddings' hash.
 
 Why exact first: at 50,000 x 384 an exact top-k costs ~3 ms on 2 cores, a seed change asks at most ~8 of
 them, and there is nothing to build or hold (an index of a 10k space costs ~0.8 s to build and ~16 MB of
@@ -18,6 +19,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import math
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
@@ -34,14 +36,21 @@ log = logging.getLogger(__name__)
 EXACT_BELOW = 50_000  # rows; below it exact search is a few ms a query and nothing to build
 SCORE_BLOCK = 65_536  # rows cast to float32 at a time when scoring a memory-mapped fp16 space
 EXACT_ABOVE = 256  # k beyond this (or beyond half the corpus) uses exact search
+# rows from which `auto` serves with faiss IVF-PQ: measured at 1M it beat hnswlib in recall (0.992 against 0.961) and in
+# memory (58 against 1,700 bytes a row); below it hnswlib's graph, which needs no training and held 0.998 at 100k
+IVFPQ_FROM = 1_000_000
+IVFPQ_CODE_BYTES = 48  # PQ48: 8 dimensions a byte for 384-d vectors (the measured configuration)
+IVFPQ_NPROBE = 32  # lists scanned a query: recall@10 0.992 at 1M with 1,024 lists
+IVFPQ_RESCORED = 100  # candidates rescored from the stored vectors (or k, if more): scores are exact cosines
 
 
 class IndexKind(Enum):
     """Which approximate index serves a space of `EXACT_BELOW` rows or more: parsed here and nowhere else."""
 
-    AUTO = "auto"  # hnsw, its parameters by size (the quantized graph's recall fell to 0.746 at 1M)
+    AUTO = "auto"  # ivfpq from IVFPQ_FROM rows, hnsw below (the quantized graph's recall fell to 0.746 at 1M)
     HNSW = "hnsw"  # hnswlib, float32 vectors in the graph
     QUANTIZED = "quantized"  # usearch HNSW over int8 rows, memory-mapped (explore/spaces/quantized_index.py)
+    IVFPQ = "ivfpq"  # faiss IVF-PQ, memory-mapped, rescored from the stored vectors (explore/spaces/ivfpq_index.py)
 
     @classmethod
     def parse(cls, value: "str | IndexKind | None") -> "IndexKind":
@@ -59,7 +68,7 @@ class IndexKind(Enum):
         """The kind a space manifest's `search` entry names (`auto` for exact search or none recorded): a space
         keeps the index it was built with when it is opened again."""
         method = (search or {}).get("method") if isinstance(search, dict) else None
-        return cls(method) if method in (cls.HNSW.value, cls.QUANTIZED.value) else cls.AUTO
+        return cls(method) if method in (cls.HNSW.value, cls.QUANTIZED.value, cls.IVFPQ.value) else cls.AUTO
 
     def __str__(self) -> str:
         return self.value
@@ -67,12 +76,16 @@ class IndexKind(Enum):
 
 @dataclass(frozen=True)
 class SearchPlan:
-    """Exact search, or an hnswlib / quantized graph with these parameters (recorded in the space manifest)."""
+    """Exact search, an hnswlib / quantized graph, or an IVF-PQ index with these parameters (recorded in the space
+    manifest)."""
 
-    method: str = "exact"  # "exact" | "hnsw" | "quantized": IndexKind's values, plus exact
-    m: int = 16
+    method: str = "exact"  # "exact" | "hnsw" | "quantized" | "ivfpq": IndexKind's values, plus exact
+    m: int = 16  # a graph's connectivity; IVF-PQ's code bytes a row (PQ sub-quantizers)
     ef_construction: int = 100
     ef_search: int = 64
+    nlist: int = 0  # IVF-PQ's lists (0 for a graph)
+    nprobe: int = 0  # IVF-PQ's lists scanned a query
+    rescored: int = 0  # IVF-PQ's candidates rescored from the stored vectors
 
     @classmethod
     def for_rows(cls, rows: int, kind: "IndexKind | str | None" = None) -> "SearchPlan":
@@ -81,6 +94,9 @@ class SearchPlan:
         kind = IndexKind.parse(kind)
         if rows < EXACT_BELOW:
             return cls("exact")
+        if kind is IndexKind.IVFPQ or (kind is IndexKind.AUTO and rows >= IVFPQ_FROM):
+            return cls("ivfpq", m=IVFPQ_CODE_BYTES, ef_construction=0, ef_search=0, nlist=ivf_lists(rows),
+                       nprobe=IVFPQ_NPROBE, rescored=IVFPQ_RESCORED)
         if kind is IndexKind.QUANTIZED:
             # usearch's defaults: recall@10 0.996 at 100k, 0.746 at 1M (benchmarks/compressed_index.py)
             return cls("quantized", m=16, ef_construction=128, ef_search=64)
@@ -96,17 +112,36 @@ class SearchPlan:
     def quantized(self) -> bool:
         return self.method == IndexKind.QUANTIZED.value
 
+    @property
+    def ivfpq(self) -> bool:
+        return self.method == IndexKind.IVFPQ.value
+
     def as_dict(self) -> dict:
-        return {"method": "exact"} if self.exact else asdict(self)
+        """The manifest's `search` entry: only the parameters of its method."""
+        if self.exact:
+            return {"method": "exact"}
+        ivf = ("nlist", "nprobe", "rescored")
+        keep = ("method", "m", *ivf) if self.ivfpq else tuple(k for k in asdict(self) if k not in ivf)
+        return {k: v for k, v in asdict(self).items() if k in keep}
 
     @property
     def file_tag(self) -> str:
         """Part of a cached index's file name: an index built with other parameters is never reused."""
+        if self.ivfpq:
+            return f"ivf{self.nlist}-pq{self.m}"
         return f"{'i8-' if self.quantized else ''}M{self.m}-efc{self.ef_construction}"
 
     @property
     def file_suffix(self) -> str:
-        return ".usearch" if self.quantized else ".hnsw"
+        return ".faiss" if self.ivfpq else ".usearch" if self.quantized else ".hnsw"
+
+
+def ivf_lists(rows: int) -> int:
+    """IVF-PQ's list count for `rows`: the power of two nearest sqrt(rows) (1,024 at 1M, as measured; 2,048 at 6.8M).
+    Why it grows with the corpus: a query scans `nprobe` lists, so with a fixed count each list, and each query's scan,
+    would grow with the rows; with ~sqrt(rows) lists the coarse search (all centroids) and the list scan stay balanced,
+    and k-means trains on a sample of 64 rows a list."""
+    return 1 << max(round(math.log2(max(rows, 1)) / 2), 0)
 
 
 class GraphIndex(ABC):
@@ -121,7 +156,12 @@ class GraphIndex(ABC):
 
     @classmethod
     def planned(cls, plan: SearchPlan):
-        return cls(m=plan.m, ef_construction=plan.ef_construction, ef_search=plan.ef_search)
+        return cls(**cls.plan_params(plan))
+
+    @staticmethod
+    def plan_params(plan: SearchPlan) -> dict:
+        """The constructor's arguments from a plan (what `load` is given too)."""
+        return {"m": plan.m, "ef_construction": plan.ef_construction, "ef_search": plan.ef_search}
 
     def save(self, path: Path) -> None:
         """Write atomically with a sha256 sidecar: a truncated index must never reach the library."""

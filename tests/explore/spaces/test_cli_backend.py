@@ -19,7 +19,7 @@ def test_help_lists_every_backend_and_precision(capsys):
         main(["spaces", "build", "--help"])
     out = capsys.readouterr().out
     assert "{auto,torch,openvino,onnx}" in out and "{auto,fp32,bf16,fp16,int8}" in out
-    assert "--index {auto,hnsw,quantized}" in out
+    assert "--index {auto,hnsw,quantized,ivfpq}" in out
 
 
 def test_a_backend_without_its_packages_is_an_error_naming_the_install(monkeypatch, capsys):

@@ -65,13 +65,13 @@ def test_a_query_of_the_wrong_dimension_and_an_empty_build_say_what_is_wrong():
 
 
 def test_the_index_kind_is_parsed_once_and_quantized_only_when_asked():
-    assert SearchPlan.for_rows(6_800_000).method == "hnsw"  # auto: its recall at 1M was 0.746
+    assert not SearchPlan.for_rows(6_800_000).quantized  # auto: its recall at 1M was 0.746
     assert SearchPlan.for_rows(6_800_000, "quantized").quantized
     assert SearchPlan.for_rows(100_000, IndexKind.QUANTIZED).quantized
     assert SearchPlan.for_rows(EXACT_BELOW - 1, "quantized").exact  # below it nothing beats exact search
     assert SearchPlan.for_rows(100_000, "quantized").file_suffix == ".usearch"
     assert SearchPlan.for_rows(100_000, "quantized").file_tag != SearchPlan.for_rows(100_000).file_tag
-    with pytest.raises(AspectNavError, match="Unknown index kind 'pq'; use one of auto, hnsw, quantized"):
+    with pytest.raises(AspectNavError, match="Unknown index kind 'pq'; use one of auto, hnsw, quantized, ivfpq"):
         IndexKind.parse("pq")
     assert IndexKind.recorded({"method": "quantized", "m": 16}) is IndexKind.QUANTIZED
     assert IndexKind.recorded({"method": "exact"}) is IndexKind.AUTO and IndexKind.recorded(None) is IndexKind.AUTO

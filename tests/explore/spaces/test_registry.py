@@ -1,3 +1,4 @@
+import gc
 import json
 import logging
 from dataclasses import replace
@@ -197,22 +198,28 @@ def test_a_space_of_the_readers_own_is_never_dropped_for_a_shipped_one(registry,
     np.testing.assert_allclose(again.embeddings_, built.embeddings_, atol=2e-3)
 
 
-def test_a_space_switched_to_the_quantized_index_keeps_it_and_rescores_its_answers(registry, indexed):
+@pytest.mark.parametrize("kind, suffix", [("quantized", ".usearch"), ("ivfpq", ".faiss")])
+def test_a_space_switched_to_a_compressed_index_keeps_it_and_answers_exact_cosines(registry, indexed, kind, suffix):
     from explore.spaces.store import read_manifest
 
     hnsw = registry.open("generic")
     hnsw.index  # noqa: B018 - cached beside the space
     hnsw_file = hnsw.index_path_
     assert hnsw.search_.method == "hnsw" and hnsw_file.exists()
-    space = registry.use_index("generic", "quantized")
-    assert read_manifest(registry.home / "generic")["search"]["method"] == "quantized"
-    assert space.index_path_.suffix == ".usearch" and space.index_path_.exists()
+    space = registry.use_index("generic", kind)
+    assert read_manifest(registry.home / "generic")["search"] == space.search_.as_dict()  # ivfpq: its nprobe too
+    assert space.search_.method == kind and space.index_path_.suffix == suffix and space.index_path_.exists()
     assert not hnsw_file.exists()  # the other kind's index is dropped
     again = _again(registry).open("generic")
-    assert again.search_.quantized and again.index_path_ == space.index_path_
+    assert again.search_.method == kind and again.index_path_ == space.index_path_
     rows, scores = again.nearest(again.embeddings_[4], 5)
     assert rows[0] == 4
     np.testing.assert_allclose(scores, again.embeddings_[rows] @ again.embeddings_[4], atol=1e-6)  # rescored
     assert list(scores) == sorted(scores, reverse=True)
-    again.index_path_.write_bytes(b"garbage")  # damaged: rebuilt, never mapped
-    assert _again(registry).open("generic").nearest(again.embeddings_[2], 1)[0][0] == 2
+    path, vector = again.index_path_, again.embeddings_[2]
+    del again  # its index maps the file: damaging a mapped file in place would fault on the next read
+    gc.collect()
+    path.write_bytes(b"garbage")  # damaged: rebuilt, never mapped
+    assert _again(registry).open("generic").nearest(vector, 1)[0][0] == 2
+    assert registry.use_index("generic", "hnsw").search_.method == "hnsw"
+    assert not path.exists()  # switched back: the compressed index's file is dropped too

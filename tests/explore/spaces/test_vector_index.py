@@ -45,8 +45,8 @@ def test_the_search_plan_grows_with_the_corpus():
     from explore.spaces.vector_index import EXACT_BELOW, SearchPlan
 
     assert SearchPlan.for_rows(10_033).exact and SearchPlan.for_rows(EXACT_BELOW - 1).exact
-    mid, large = SearchPlan.for_rows(100_000), SearchPlan.for_rows(1_000_000)
-    assert not mid.exact and not large.exact
+    mid, large = SearchPlan.for_rows(100_000), SearchPlan.for_rows(999_999)  # from 1M: IVF-PQ (test_ivfpq_index)
+    assert not mid.exact and not large.exact and large.method == "hnsw"
     assert large.m >= mid.m and large.ef_construction >= mid.ef_construction and large.ef_search >= mid.ef_search
     assert mid.file_tag != large.file_tag  # an index of one plan is never loaded as the other
     assert SearchPlan.for_rows(10).as_dict() == {"method": "exact"}
