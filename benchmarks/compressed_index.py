@@ -11,8 +11,10 @@ relevant_first.py), and recall@10 against exact search over the same stored vect
 - hnswlib (the peer): the engine's hnswlib plan for the size (at 1M: M=32, ef_construction=200, ef=128);
 - quantized (explore/spaces/quantized_index.py, `spaces build --index quantized`): usearch HNSW over per-row-scaled
   int8, memory-mapped, the k rows it returns rescored from the stored vectors (Space.nearest);
-- faiss IVF-PQ: 1,024 lists, 48 bytes a row (PQ48), nprobe 32, the top 100 (or k) rescored from the stored vectors;
-  the index read with IO_FLAG_MMAP.
+- faiss IVF-PQ (explore/spaces/ivfpq_index.py, `--index ivfpq`, `auto` from 1M): the engine's plan for the size (at 1M
+  1,024 lists), 48 bytes a row (PQ48), nprobe 32, the top 100 (or k) rescored from the stored vectors; the index read
+  with IO_FLAG_MMAP. (The README's and RESULTS.md's figures were measured with this benchmark's own faiss build of the
+  same configuration, before the engine had the index kind.)
 
 Run alone: python -m benchmarks compressed_index  (1M rows: about an hour on 2 shared cores, most of it the two HNSW
 builds; --quick: 60,000 rows). `python -m benchmarks.compressed_index --rows N --out FILE` runs one size and writes JSON.
@@ -40,7 +42,6 @@ SEEDS = 1_000
 POOL_K = 201  # the largest relevant-first pool (200) plus the seed: what a labelled column asks the generic space
 WIKIPEDIA_ARTICLES = 6_800_000
 DIM = 384
-FAISS_LISTS, FAISS_CODE_BYTES, FAISS_PROBES, FAISS_RESCORED = 1_024, 48, 32, 100
 # The rest of a serving process at 1M, measured by `python -m benchmarks serving` (RESULTS.md group "serving", 2026-11-26):
 # 1.862 GiB RSS after opening the corpus and its engine, 1.7 GB of it hnswlib's index (read into memory): Python, the
 # corpus's id and title lookups, the space. Serving then touched file pages of the mapped corpus, title index and vectors
@@ -80,37 +81,27 @@ def exact_top10(vectors: np.ndarray, seeds: np.ndarray, block: int = 65_536) -> 
 
 def _build_engine_index(kind: str) -> Callable[[np.ndarray, Path], None]:
     def build(vectors: np.ndarray, path: Path) -> None:
-        from explore.spaces.quantized_index import QuantizedIndex
-        from explore.spaces.vector_index import SearchPlan, VectorIndex
+        from explore.spaces.space import index_class
+        from explore.spaces.vector_index import SearchPlan
 
         plan = SearchPlan.for_rows(len(vectors), kind)
-        (QuantizedIndex if plan.quantized else VectorIndex).planned(plan).fit(vectors).save(path)
+        index_class(plan).planned(plan).fit(vectors).save(path)
     return build
-
-
-def _build_faiss(vectors: np.ndarray, path: Path) -> None:
-    import faiss
-
-    sample = np.random.default_rng(0).choice(len(vectors), min(len(vectors), 64 * FAISS_LISTS), replace=False)
-    index = faiss.IndexIVFPQ(faiss.IndexFlatIP(DIM), DIM, FAISS_LISTS, FAISS_CODE_BYTES, 8, faiss.METRIC_INNER_PRODUCT)
-    index.train(np.asarray(vectors[np.sort(sample)], dtype=np.float32))
-    for start in range(0, len(vectors), 65_536):
-        index.add(np.asarray(vectors[start:start + 65_536], dtype=np.float32))
-    faiss.write_index(index, str(path))
 
 
 @dataclass(frozen=True)
 class Candidate:
-    name: str
+    name: str  # the key of its results (JSON of earlier runs included)
+    engine_kind: str  # the IndexKind that builds and serves it
     label: str
     file: str
     build: Callable[[np.ndarray, Path], None]
 
 
 CANDIDATES = (
-    Candidate("quantized", "quantized: usearch int8 HNSW", "index.usearch", _build_engine_index("quantized")),
-    Candidate("faiss", "faiss IVF1024,PQ48 + rescoring", "index.faiss", _build_faiss),
-    Candidate("hnsw", "hnswlib (before)", "index.hnsw", _build_engine_index("hnsw")),
+    Candidate("quantized", "quantized", "quantized: usearch int8 HNSW", "index.usearch", _build_engine_index("quantized")),
+    Candidate("faiss", "ivfpq", "faiss IVF-PQ (PQ48) + rescoring", "index.faiss", _build_engine_index("ivfpq")),
+    Candidate("hnsw", "hnsw", "hnswlib (before)", "index.hnsw", _build_engine_index("hnsw")),
 )
 
 # A fresh serving process: opens the index over the memory-mapped vectors, answers the seeds, reports its memory.
@@ -120,27 +111,14 @@ import numpy as np
 kind, vectors_path, index_path, seeds_path, pool_k = sys.argv[1:6]
 start = time.perf_counter()
 vectors = np.load(vectors_path, mmap_mode="r")
-if kind == "faiss":
-    import faiss
-    faiss.omp_set_num_threads(1)
-    index = faiss.read_index(index_path, faiss.IO_FLAG_MMAP)
-    index.nprobe = int(sys.argv[6])
-    rescored = int(sys.argv[7])
-    def nearest(vector, k):
-        rows = index.search(vector.reshape(1, -1), max(k, rescored))[1][0]
-        rows = rows[rows >= 0]
-        scores = np.asarray(vectors[np.sort(rows)], dtype=np.float32) @ vector
-        order = np.argsort(-scores, kind="stable")[:k]
-        return np.sort(rows)[order]
-else:
-    from explore.spaces.space import Space
-    from explore.spaces.vector_index import IndexKind
-    space = Space("generic")._set_state(embeddings=vectors, corpus_name="bench", corpus_hash="-",
-                                        encoder_fingerprint="-", precision="fp32", created="", encode_seconds=0.0,
-                                        text_recipe="-", index_kind=IndexKind.parse(kind))
-    space.index_path_ = __import__("pathlib").Path(index_path)
-    space.index
-    nearest = lambda vector, k: space.nearest(vector, k)[0]
+from explore.spaces.space import Space
+from explore.spaces.vector_index import IndexKind
+space = Space("generic")._set_state(embeddings=vectors, corpus_name="bench", corpus_hash="-",
+                                    encoder_fingerprint="-", precision="fp32", created="", encode_seconds=0.0,
+                                    text_recipe="-", index_kind=IndexKind.parse(kind))
+space.index_path_ = __import__("pathlib").Path(index_path)
+space.index
+nearest = lambda vector, k: space.nearest(vector, k)[0]
 opened = time.perf_counter() - start
 seeds = np.load(seeds_path)
 found, small, pool = [], [], []
@@ -160,10 +138,6 @@ print(json.dumps({"open_s": opened, "k10_ms": [t * 1000 for t in small], "pool_m
 def measure(rows: int, out: Path | None = None, directory: Path | None = None,
             only: tuple[str, ...] = tuple(c.name for c in CANDIDATES)) -> dict:
     """The candidates named in `only` at `rows` vectors; the results (written to `out` after each, for a long run)."""
-    import importlib.util
-
-    if importlib.util.find_spec("faiss") is None:
-        raise SystemExit("The compressed_index benchmark measures faiss too: pip install -e '.[bench]' (faiss-cpu).")
     with tempfile.TemporaryDirectory(dir=directory) as tmp:
         tmp = Path(tmp)
         start = time.perf_counter()
@@ -181,7 +155,7 @@ def measure(rows: int, out: Path | None = None, directory: Path | None = None,
             start = time.perf_counter()
             candidate.build(vectors, path)
             built = time.perf_counter() - start
-            served = _serve(candidate.name, tmp / "vectors.npy", path, tmp / "seeds.npy")
+            served = _serve(candidate.engine_kind, tmp / "vectors.npy", path, tmp / "seeds.npy")
             found = served.pop("found")
             recall = float(np.mean([len(set(f) & set(t.tolist())) / 10 for f, t in zip(found, truth)]))
             result["candidates"][candidate.name] = {
@@ -194,9 +168,9 @@ def measure(rows: int, out: Path | None = None, directory: Path | None = None,
 
 
 def _serve(kind: str, vectors: Path, index: Path, seeds: Path) -> dict:
-    done = subprocess.run([sys.executable, "-c", _SERVE, kind, str(vectors), str(index), str(seeds), str(POOL_K),
-                           str(FAISS_PROBES), str(FAISS_RESCORED)], cwd=REPO, capture_output=True, text=True,
-                          check=False, env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run([sys.executable, "-c", _SERVE, kind, str(vectors), str(index), str(seeds), str(POOL_K)],
+                          cwd=REPO, capture_output=True, text=True, check=False,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
     if done.returncode:
         raise RuntimeError(done.stderr[-3000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -234,8 +208,7 @@ def rows_of(result: dict) -> list[Row]:
             Row("compressed index", f"size on disk, {where}", got["bytes"] / 2**20,
                 peer["bytes"] / 2**20 if peer else None, "MiB", "hnswlib" if peer else peer_name, notes=f"{got['bytes'] / n:.0f} bytes a row (hnswlib {versus('bytes', 0) / n:.0f})"),
             Row("compressed index", f"open in a fresh process, {where}", got["open_s"], versus("open_s"), "s",
-                "hnswlib" if peer else peer_name, notes="sha256 of the file, then load (mapped: usearch view=True, faiss IO_FLAG_MMAP)"
-                if name != "faiss" else "faiss read_index with IO_FLAG_MMAP; no checksum"),
+                "hnswlib" if peer else peer_name, notes="sha256 of the file, then load (mapped: usearch view=True, faiss IO_FLAG_MMAP)"),
             Row("compressed index", f"RSS of the serving process after {result['seeds']:,} seeds, {where}",
                 got["rss_gib"], versus("rss_gib"), "GiB", "hnswlib" if peer else peer_name,
                 notes=f"anonymous {got['anon_gib']:.2f} + file-backed {got['file_gib']:.2f} GiB (hnswlib "

@@ -116,7 +116,7 @@ class Space:
         when there is a valid one, else built (and cached). A space searched exactly never asks for it."""
         if self._index is None:
             plan = self.search_
-            kind = IvfPqIndex if plan.ivfpq else QuantizedIndex if plan.quantized else VectorIndex
+            kind = index_class(plan)
             params = kind.plan_params(plan) | ({"vectors": self.embeddings_} if plan.ivfpq else {})
             index = None
             if self.index_path_ is not None:
@@ -169,6 +169,11 @@ class Space:
     def vector(self, row: int) -> np.ndarray:
         """Row `row`'s vector as float32 (a memory-mapped space stores fp16)."""
         return np.asarray(self.embeddings_[row], dtype=np.float32)
+
+
+def index_class(plan: SearchPlan) -> "type[VectorIndex | QuantizedIndex | IvfPqIndex]":
+    """The index that serves `plan` (not exact search): the one place a plan's method becomes a class."""
+    return IvfPqIndex if plan.ivfpq else QuantizedIndex if plan.quantized else VectorIndex
 
 
 def _compute_of(encoder) -> dict:
