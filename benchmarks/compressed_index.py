@@ -99,7 +99,8 @@ class Candidate:
 
 
 CANDIDATES = (
-    Candidate("quantized", "quantized", "quantized: usearch int8 HNSW", "index.usearch", _build_engine_index("quantized")),
+    Candidate("quantized", "quantized", "quantized: usearch int8 HNSW", "index.usearch",
+              _build_engine_index("quantized")),
     Candidate("faiss", "ivfpq", "faiss IVF-PQ (PQ48) + rescoring", "index.faiss", _build_engine_index("ivfpq")),
     Candidate("hnsw", "hnsw", "hnswlib (before)", "index.hnsw", _build_engine_index("hnsw")),
 )
@@ -208,7 +209,8 @@ def rows_of(result: dict) -> list[Row]:
             Row("compressed index", f"size on disk, {where}", got["bytes"] / 2**20,
                 peer["bytes"] / 2**20 if peer else None, "MiB", "hnswlib" if peer else peer_name, notes=f"{got['bytes'] / n:.0f} bytes a row (hnswlib {versus('bytes', 0) / n:.0f})"),
             Row("compressed index", f"open in a fresh process, {where}", got["open_s"], versus("open_s"), "s",
-                "hnswlib" if peer else peer_name, notes="sha256 of the file, then load (mapped: usearch view=True, faiss IO_FLAG_MMAP)"),
+                "hnswlib" if peer else peer_name,
+                notes="sha256 of the file, then load (mapped: usearch view=True, faiss IO_FLAG_MMAP)"),
             Row("compressed index", f"RSS of the serving process after {result['seeds']:,} seeds, {where}",
                 got["rss_gib"], versus("rss_gib"), "GiB", "hnswlib" if peer else peer_name,
                 notes=f"anonymous {got['anon_gib']:.2f} + file-backed {got['file_gib']:.2f} GiB (hnswlib "

@@ -1,7 +1,7 @@
 """How a space is searched: exact numpy top-k for a corpus below `EXACT_BELOW` rows, an hnswlib cosine
-graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`), and from `IVFPQ_FROM` rows (a million) faiss IVF-PQ with
-rescoring (explore/spaces/ivfpq_index.py): 58 bytes a row, memory-mapped, recall@10 0.992 at 1M where hnswlib kept 0.961
-in 1,700 bytes a row (README "Serving 6.8M in 8 GiB"). When asked (`IndexKind`, `spaces build --index`) a quantized graph
+graph above it, with the graph's parameters chosen by size (`SearchPlan.for_rows`), and from `IVFPQ_FROM` rows (a
+million) faiss IVF-PQ with rescoring (explore/spaces/ivfpq_index.py): 58 bytes a row, memory-mapped, recall@10 0.992 at
+1M where hnswlib kept 0.961 in 1,700 bytes a row (README "Serving 6.8M in 8 GiB"). When asked (`IndexKind`, `spaces build --index`) a quantized graph
 instead (explore/spaces/quantized_index.py): a third of hnswlib's memory, recall@10 0.996 at 100k but 0.746 at 1M at its
 ef=64, so `auto` does not pick it (RESULTS.md "compressed index"). An index is cached on disk by the embeddings' hash.
 
