@@ -36,7 +36,7 @@ window.__anPlots = function () {  // Plotly figures (the maps) that are drawn: l
 window.__anBarCharts = function (root) {  // HTML bar charts drawn: each with its bars and a number per bar in the DOM
   return [...root.querySelectorAll('figure.an-bars')].filter(f => f.querySelector('figcaption')
     && f.querySelectorAll('.an-line').length > 0
-    && [...f.querySelectorAll('.an-num')].every(n => /\d|n\/a/.test(n.textContent))
+    && [...f.querySelectorAll('.an-num')].every(n => /\\d|n\\/a/.test(n.textContent))
     && f.querySelectorAll('.an-line').length === f.querySelectorAll('.an-num').length);
 };
 window.__anMapPoints = function (gd) {

@@ -238,24 +238,20 @@ def test_a_box_selection_in_one_map_is_ringed_in_both_and_listed_with_a_csv(serv
     shot_of_text(browser, "Selected:", "maps_box_selection_list.png")
 
 
-def test_a_label_bar_on_the_corpus_page_opens_the_maps_filtered_to_it(server, browser):
-    from selenium.webdriver.common.action_chains import ActionChains
-
+def test_a_label_on_the_corpus_page_opens_the_maps_filtered_to_it(server, browser):
+    """The Corpus page's label charts are HTML bars; a label is a link to the maps coloured by its aspect and
+    filtered to it."""
     browser.get(f"{server}/corpus")
-    wait(browser, lambda d: d.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot'))
-        .some(gd => gd._fullLayout && gd._fullLayout.title.text.replace(/<[^>]*>/g, '').startsWith('country:'));"""), timeout=300,
-         message="the country label chart")
+    country_chart = """return Array.from(document.querySelectorAll('figure.an-bars'))
+        .find(f => f.querySelector('figcaption').textContent.startsWith('country:')) || null;"""
+    wait(browser, lambda d: d.execute_script(country_chart), timeout=300, message="the country label chart")
     idle(browser)
-    time.sleep(1)
-    plot = next(p for p in browser.find_elements("css selector", ".js-plotly-plot")
-                if browser.execute_script("return arguments[0]._fullLayout.title.text.replace(/<[^>]*>/g, '')", p)
-                .startswith("country:"))
-    label = browser.execute_script("const t = arguments[0]._fullData[0]; return t.customdata[t.customdata.length - 1];",
-                                   plot)  # the top bar: the most common country
-    bars = plot.find_elements("css selector", ".bars .point path")
-    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", plot)
+    chart = browser.execute_script(country_chart)
+    link = chart.find_element("css selector", "th a")  # the top bar: the most common country
+    label = link.text
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
     time.sleep(0.5)
-    ActionChains(browser).move_to_element(bars[-1]).click().perform()
+    link.click()
     wait(browser, lambda d: "/maps" in d.current_url and len(d.find_elements("css selector", ".js-plotly-plot")) == 2,
          timeout=300, message="the Maps page")
     maps = _open_maps(browser, browser.current_url)
