@@ -76,6 +76,10 @@ def _drag_a_box(driver, tries: int = 3) -> None:
         try:
             plot = driver.find_element("css selector", ".js-plotly-plot")
             area = plot.find_element("css selector", ".nsewdrag")
+            # the whole map first: a double-click's reset can be lost to a rerun, leaving it zoomed round the seed
+            driver.execute_script("arguments[0].click();",
+                                  plot.find_element("css selector", '.modebar-btn[data-title="Autoscale"]'))
+            time.sleep(0.5)
             driver.execute_script("arguments[0].click();",
                                   plot.find_element("css selector", '.modebar-btn[data-title="Box Select"]'))
             width, height = area.size["width"], area.size["height"]
