@@ -1,7 +1,13 @@
 """Shared fixtures: every test gets its own data home, so nothing touches the user cache."""
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# gRPC (loaded by Ray's client in the Ray tests) registers fork handlers that can abort a child this process forks
+# later (a server's pg_ctl, a git call) before the child execs. Nothing in the tests forks a process that uses gRPC.
+os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 
 from explore.settings import HOME_ENV
 

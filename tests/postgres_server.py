@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -96,6 +98,24 @@ def _run(command: list[str], account: pwd.struct_passwd | None, log: Path) -> No
         raise RuntimeError(f"{' '.join(command[:2])} failed ({result.returncode}): {result.stderr.strip()}\n{tail}")
 
 
+def _stop(data: Path, patience_s: float = 30.0) -> None:
+    """Immediate shutdown by signal, as `pg_ctl stop -m immediate` sends it, but without forking: a pytest process
+    that has loaded gRPC (Ray's client) can abort a forked child in gRPC's fork handlers before it execs."""
+    pid_file = data / "postmaster.pid"
+    if not pid_file.exists():
+        return
+    pid = int(pid_file.read_text().splitlines()[0])
+    try:
+        os.kill(pid, signal.SIGQUIT)
+        deadline = time.monotonic() + patience_s
+        while time.monotonic() < deadline:
+            os.kill(pid, 0)  # raises once the postmaster is gone
+            time.sleep(0.05)
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 @contextmanager
 def postgres_server(throwaway: bool = True) -> Iterator[PostgresServer]:
     """Start a server (initdb, then pg_ctl; about 2 s) and stop and delete it on exit. `throwaway=False`
@@ -126,14 +146,12 @@ def postgres_server(throwaway: bool = True) -> Iterator[PostgresServer]:
         try:
             yield PostgresServer("127.0.0.1", port, root)
         finally:
-            _run([str(binaries / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate", "-w"], account, log)
+            _stop(data)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    import time
-
     with postgres_server(throwaway=False) as server:
         print(server.url(), flush=True)
         print("Ctrl-C stops the server and deletes its data.", flush=True)
