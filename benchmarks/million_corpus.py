@@ -12,11 +12,11 @@ encoding the recombined texts. Links are declared hyperlinks (the rows they poin
     python -m benchmarks.million_corpus --rows 1000000 --name million   # ~3 min on 2 cores, ~1.6 GB on disk
 
 Measured on the 2-core machine of benchmarks/RESULTS.md, shared with other work: 1,000,000 rows in 2.6 min with the
-faiss IVF-PQ index `auto` picks at that size (write 103 s, space 25 s, index 29 s; 0.84 GB corpus, 0.7 GB vectors, 55 MB
-index; peak RSS 6.8 GB, the write's); with `--index hnsw` 35 min, 25 of them the hnswlib index (1.7 GB); 100,000 rows
-(hnswlib) in 3.5 min at load average 9-11 (write 23 s, space 6 s, index 182 s; peak RSS 0.9 GB). A killed build
-leaves nothing behind once the next one starts (its staging folder carries the writer's process id,
-explore/atomic_files.py); it starts again, it does not resume.
+faiss IVF-PQ index `auto` picks at that size (write 103 s, space 25 s, index 29 s; 0.84 GB corpus, 0.7 GB vectors,
+55 MB index; peak RSS 6.8 GB, most likely `synthetic_vectors`' float32 temporaries); with `--index hnsw` 35 min, 25 of
+them the hnswlib index (1.7 GB); 100,000 rows (hnswlib) in 3.5 min at load average 9-11 (write 23 s, space 6 s, index
+182 s; peak RSS 0.9 GB). A killed build leaves nothing behind once the next one starts (its staging folder carries the
+writer's process id, explore/atomic_files.py); it starts again, it does not resume.
 """
 from __future__ import annotations
 
