@@ -86,6 +86,25 @@ def cpu_description() -> str:
     return f"{cpu_model()} ({platform.machine()}; flags: {' '.join(present) or 'none of ' + ', '.join(CPU_FLAGS)})"
 
 
+@dataclass(frozen=True)
+class ProcessMemory:
+    """This process's memory in GiB, from /proc/self/status: resident now (`rss`), its anonymous and file-backed parts
+    (a memory-mapped file's pages are the kernel's to reclaim under pressure), and the peak (VmHWM: not ru_maxrss,
+    which on Linux keeps the forking parent's peak across exec)."""
+
+    rss: float
+    anon: float
+    file: float
+    peak: float
+
+    @classmethod
+    def now(cls) -> "ProcessMemory":
+        with open("/proc/self/status") as status:
+            fields_ = dict(line.split(":", 1) for line in status if ":" in line)
+        gib = lambda key: int(fields_[key].split()[0]) / 2**20  # noqa: E731 - the file gives kB
+        return cls(gib("VmRSS"), gib("RssAnon"), gib("RssFile"), gib("VmHWM"))
+
+
 def load_average() -> str:
     """The 1/5/15-minute load average: a busy machine explains slow figures."""
     try:

@@ -128,11 +128,11 @@ for row in seeds.tolist():
     t0 = time.perf_counter(); rows = nearest(vector, 10); small.append(time.perf_counter() - t0)
     t0 = time.perf_counter(); nearest(vector, int(pool_k)); pool.append(time.perf_counter() - t0)
     found.append([int(r) for r in rows])
-status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
-kib = lambda key: int(status[key].split()[0]) / 2**20
+from benchmarks.common import ProcessMemory
+memory = ProcessMemory.now()
 print(json.dumps({"open_s": opened, "k10_ms": [t * 1000 for t in small], "pool_ms": [t * 1000 for t in pool],
-                  "found": found, "rss_gib": kib("VmRSS"), "anon_gib": kib("RssAnon"), "file_gib": kib("RssFile"),
-                  "hwm_gib": kib("VmHWM")}))
+                  "found": found, "rss_gib": memory.rss, "anon_gib": memory.anon, "file_gib": memory.file,
+                  "hwm_gib": memory.peak}))
 """
 
 

@@ -9,12 +9,14 @@ normalised 2:1 mean of A's and B's shipped MiniLM vectors (vital's `generic` spa
 so that the space answers in MiniLM's geometry; `agreement` measures how close they come to MiniLM
 encoding the recombined texts. Links are declared hyperlinks (the rows they point at exist).
 
-    python -m benchmarks.million_corpus --rows 1000000 --name million   # ~35 min on 2 cores, ~3.3 GB on disk
+    python -m benchmarks.million_corpus --rows 1000000 --name million   # ~3 min on 2 cores, ~1.6 GB on disk
 
-Measured on the 2-core machine of benchmarks/RESULTS.md, shared with other work: 1,000,000 rows in 35 min, 25 of them
-the hnswlib index (0.9 GB corpus, 0.7 GB vectors, 1.7 GB index); 100,000 rows in 3.5 min at load average 9-11 (write
-23 s, space 6 s, index 182 s; peak RSS 0.9 GB). A killed build leaves nothing behind once the next one starts (its
-staging folder carries the writer's process id, explore/atomic_files.py); it starts again, it does not resume.
+Measured on the 2-core machine of benchmarks/RESULTS.md, shared with other work: 1,000,000 rows in 2.6 min with the
+faiss IVF-PQ index `auto` picks at that size (write 103 s, space 25 s, index 29 s; 0.84 GB corpus, 0.7 GB vectors,
+55 MB index; peak RSS 6.8 GB, most likely `synthetic_vectors`' float32 temporaries); with `--index hnsw` 35 min, 25 of
+them the hnswlib index (1.7 GB); 100,000 rows (hnswlib) in 3.5 min at load average 9-11 (write 23 s, space 6 s, index
+182 s; peak RSS 0.9 GB). A killed build leaves nothing behind once the next one starts (its staging folder carries the
+writer's process id, explore/atomic_files.py); it starts again, it does not resume.
 """
 from __future__ import annotations
 
@@ -33,6 +35,7 @@ from explore.spaces.registry import spaces_for
 from explore.spaces.space import Space
 from explore.spaces.store import save_space
 from explore.settings import spaces_dir
+from explore.spaces.vector_index import IndexKind
 
 SEED = 28
 LINKS = 8
@@ -86,8 +89,10 @@ def synthetic_vectors(vital_vectors: np.ndarray, first: np.ndarray, second: np.n
     return np.concatenate([vital_vectors, mixed])
 
 
-def make_million_corpus(rows: int = 1_000_000, name: str = "million", index: bool = True) -> dict:
-    """Write the corpus and its generic space into the data home (replacing earlier ones); returns timings."""
+def make_million_corpus(rows: int = 1_000_000, name: str = "million", index: bool = True,
+                        kind: IndexKind = IndexKind.AUTO) -> dict:
+    """Write the corpus and its generic space, served by a `kind` index (recorded in its manifest), into the data
+    home (replacing earlier ones); returns timings."""
     timings = {}
     start = time.perf_counter()
     vital = open_corpus("vital")
@@ -107,7 +112,7 @@ def make_million_corpus(rows: int = 1_000_000, name: str = "million", index: boo
         embeddings=vectors, corpus_name=name, corpus_hash=corpus.content_hash,
         encoder_fingerprint=vital_generic.encoder_fingerprint_, precision=vital_generic.precision_,
         backend=vital_generic.backend_, created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        encode_seconds=0.0, text_recipe=TEXT_RECIPE)
+        encode_seconds=0.0, text_recipe=TEXT_RECIPE, index_kind=kind)
     save_space(space, spaces_dir() / name / "generic")
     del vectors, space
     timings["space_s"] = time.perf_counter() - start - timings["write_s"]
@@ -143,8 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--name", default="million")
     parser.add_argument("--no-index", action="store_true", help="leave the index to the first open")
+    parser.add_argument("--index", choices=[str(kind) for kind in IndexKind], default=str(IndexKind.AUTO),
+                        help="the index the generic space is served by, as `spaces build --index` (default auto: "
+                             "ivfpq from 1,000,000 rows, hnsw below)")
     args = parser.parse_args(argv)
-    timings = make_million_corpus(args.rows, args.name, index=not args.no_index)
+    timings = make_million_corpus(args.rows, args.name, index=not args.no_index, kind=IndexKind.parse(args.index))
     print(f"corpus {args.name!r}: {args.rows:,} articles at {corpus_path(args.name)}; "
           + ", ".join(f"{k} {v:.1f}" for k, v in timings.items()))
     return 0

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -71,17 +72,20 @@ def common_words(corpus: Corpus) -> frozenset[str]:
     return _common_words(corpus.provenance.details.get(COMMON_WORDS_DETAIL, "[]"))
 
 
-def seed_links(corpus: Corpus, article: Article, similarities: np.ndarray | None) -> SeedLinks:
+def seed_links(corpus: Corpus, article: Article, similarities: "np.ndarray | Mapping[int, float] | None") -> SeedLinks:
     """`article`'s links in the corpus (itself and repeats aside), common-word mentions hidden and
-    the rest ordered by `similarities` (the seed's generic cosine to every corpus row; None: as stored)."""
+    the rest ordered by `similarities` (the seed's generic cosine to every corpus row; None: as stored). Hyperlinks
+    hide nothing, so for them the cosines of the linked rows alone will do (a mapping row → cosine): no pass over
+    every row."""
     ids = [i for i in dict.fromkeys(article.links) if i in corpus and i != article.id]
     if similarities is None:
         return SeedLinks(tuple(ids))
     position = corpus.position
     hidden = []
+    mentions = corpus.provenance.links == "mentions"
     near = max(MIN_NEAR, math.ceil(NEAR_SHARE * len(corpus)))
-    near_at = np.partition(similarities, -near)[-near] if near < len(corpus) else -np.inf
-    if corpus.provenance.links == "mentions" and near < len(corpus):
+    near_at = np.partition(similarities, -near)[-near] if mentions and near < len(corpus) else -np.inf
+    if mentions and near < len(corpus):
         threshold = np.partition(similarities, -near)[-near]
         closely = max(MIN_NEAR, math.ceil(COMMON_NEAR_SHARE * len(corpus)))
         close_threshold = np.partition(similarities, -closely)[-closely]
@@ -97,7 +101,7 @@ def seed_links(corpus: Corpus, article: Article, similarities: np.ndarray | None
     kept = [i for i in ids if i not in hidden]
     if links_are_ranked(corpus):
         return SeedLinks(tuple(kept), tuple(hidden), False)
-    within = {i for i in kept if corpus.provenance.links == "mentions" and named_only_within_names(
+    within = {i for i in kept if mentions and named_only_within_names(
         corpus[i].title, article.text) and (corpus[i].title in common_words(corpus) or similarities[position[i]] < near_at)}
     order = sorted(kept, key=lambda i: (i in within, -similarities[position[i]]))
     return SeedLinks(tuple(order), tuple(hidden), True)

@@ -292,12 +292,11 @@ class Neighbourhood:
         if generic is None or self.corpus.provenance.links == "mentions":
             return seed_links(self.corpus, article, self.generic_similarities(article))
         # hyperlinks are only ordered: their own rows' cosines are all it takes (a pass over every row of a
-        # million-article space costs more than the rest of a seed change)
-        similarities = np.zeros(len(self.corpus), dtype=np.float32)
+        # million-article space, or an array as long, costs more than the rest of a seed change)
         rows = np.array([self.corpus.position[i] for i in dict.fromkeys(article.links) if i in self.corpus],
                         dtype=np.int64)
-        similarities[rows] = generic.similarities(generic.vector(self.corpus.position[article_id]), rows)
-        return seed_links(self.corpus, article, similarities)
+        cosines = generic.similarities(generic.vector(self.corpus.position[article_id]), rows)
+        return seed_links(self.corpus, article, dict(zip(rows.tolist(), cosines.tolist())))
 
     def generic_similarities(self, seed: "str | Article") -> np.ndarray | None:
         """Cosine of every article to `seed` in the generic space (None without one): how unrelated an

@@ -26,7 +26,7 @@ LINKS_COMPONENT = "links"
 def _nearest(space: Space, vector: np.ndarray, k: int, pool: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     if pool is None:
         return space.nearest(vector, k)
-    positions, scores = exact_query(space.embeddings_[pool], vector, k)
+    positions, scores = exact_query(space.rows(pool), vector, k)
     return pool[positions], scores
 
 

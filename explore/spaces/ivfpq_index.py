@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from explore.errors import AspectNavError
+from explore.spaces.stored_rows import stored_rows
 from explore.spaces.vector_index import (IVFPQ_CODE_BYTES, IVFPQ_NPROBE, IVFPQ_RESCORED, SCORE_BLOCK, GraphIndex,
                                          SearchPlan, query_vector)
 
@@ -90,7 +91,7 @@ class IvfPqIndex(GraphIndex):
                                  "them); none or other ones were given.")
         candidates = self.index_.search(vector.reshape(1, -1), max(self.rescored, k))[1][0]
         candidates = np.sort(candidates[candidates >= 0])  # -1: fewer candidates than asked; sorted: pages in order
-        scores = np.asarray(self.vectors_[candidates], dtype=np.float32) @ vector
+        scores = stored_rows(self.vectors_, candidates) @ vector
         order = np.argsort(-scores, kind="stable")[:k]
         return candidates[order].astype(np.int64), scores[order].astype(np.float32)
 

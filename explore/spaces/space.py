@@ -16,6 +16,7 @@ from explore.errors import AspectNavError
 from explore.spaces.article_text import TEXT_RECIPE, article_text
 from explore.spaces.ivfpq_index import IvfPqIndex
 from explore.spaces.quantized_index import QuantizedIndex
+from explore.spaces.stored_rows import stored_rows
 from explore.spaces.vector_index import EXACT_ABOVE, IndexKind, SearchPlan, VectorIndex, all_scores, top_k
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
@@ -164,11 +165,16 @@ class Space:
 
     def similarities(self, vector: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Exact cosine of `vector` with the given rows."""
-        return self.embeddings_[rows].astype(np.float32, copy=False) @ np.asarray(vector, dtype=np.float32)
+        return stored_rows(self.embeddings_, rows) @ np.asarray(vector, dtype=np.float32)
 
     def vector(self, row: int) -> np.ndarray:
         """Row `row`'s vector as float32 (a memory-mapped space stores fp16)."""
-        return np.asarray(self.embeddings_[row], dtype=np.float32)
+        return stored_rows(self.embeddings_, row)
+
+    def rows(self, rows: np.ndarray) -> np.ndarray:
+        """The vectors of `rows` as float32, read without mapping a memory-mapped space's pages in
+        (explore/spaces/stored_rows.py)."""
+        return stored_rows(self.embeddings_, rows)
 
 
 def index_class(plan: SearchPlan) -> "type[VectorIndex | QuantizedIndex | IvfPqIndex]":

@@ -38,6 +38,13 @@ def test_real_hyperlinks_are_never_hidden_but_are_ordered_by_similarity():
     assert seed_links(c, c["Curie"], similarities(c)).ids == ("Pierre_Curie", "Radium", "Physics", "Husband")
 
 
+def test_hyperlinks_are_ordered_by_the_cosines_of_the_linked_rows_alone():
+    c = corpus("hyperlinks")
+    linked = {c.position[i]: float(similarities(c)[c.position[i]]) for i in ("Husband", "Physics", "Pierre_Curie",
+                                                                              "Radium")}
+    assert seed_links(c, c["Curie"], linked) == seed_links(c, c["Curie"], similarities(c))
+
+
 def test_a_corpus_that_ranks_its_links_keeps_their_order_and_without_similarities_links_come_as_stored():
     c = corpus("hyperlinks", link_order="ranked")
     ranked = seed_links(c, c["Curie"], similarities(c))
