@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 
 from explore.atomic_files import staging_directory_for, swap_directory_into_place
-from explore.corpus.model import Article, Corpus, Provenance, site_name
+from explore.corpus.model import Article, Corpus, Provenance, reader_weights, site_name
 from explore.corpus.prefix_title_search import FILES as TITLE_FILES
 from explore.corpus.prefix_title_search import PrefixTitleSearch, write_title_index
 from explore.corpus.store import CARD_FILE, SCHEMA, article_columns, article_from_row
@@ -433,8 +433,13 @@ class ColumnarCorpus(Corpus):
     def title_search(self) -> PrefixTitleSearch:  # type: ignore[override]
         for file in TITLE_FILES:
             _check_file(self.directory, file, self.card)
+        prominent = np.zeros(len(self.incoming_counts), dtype=bool)
+        for article_id in self.prominent_ids:  # a few thousand ids at most, each one binary search
+            rows = self.position.rows_of(article_id)
+            prominent[rows] = True
         return PrefixTitleSearch(self.directory, lambda row: self.articles.value(row, "title"),
-                                 lambda row: self.articles.value(row, "id"), self.incoming_counts)
+                                 lambda row: self.articles.value(row, "id"),
+                                 reader_weights(self.incoming_counts, prominent))
 
     @cached_property
     def from_wikipedia(self) -> bool:  # type: ignore[override]

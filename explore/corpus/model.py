@@ -6,8 +6,10 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 from urllib.parse import urlsplit
+
+import numpy as np
 
 from explore.corpus.title_search import TitleSearch
 from explore.errors import AmbiguousTitleError, CorpusFormatError, UnknownArticleError
@@ -89,6 +91,15 @@ class Article:
 PROMINENT_DETAIL = "prominent_ids"
 
 
+def reader_weights(incoming: Sequence[float], prominent: Sequence[bool]) -> np.ndarray:
+    """How likely a reader means each article, the one rule of every title search's ties: an article the source ranks
+    first ("gandhi" means Mahatma Gandhi, on vital's level 3, before Indira Gandhi on level 4) before any other, then
+    the one more articles link to."""
+    incoming = np.asarray(incoming, dtype=np.float64)
+    top = 1.0 + (float(incoming.max()) if len(incoming) else 0.0)
+    return incoming + top * np.asarray(prominent, dtype=bool)
+
+
 @dataclass(frozen=True)
 class Provenance:
     """Where a corpus came from. `links` says whether links are real hyperlinks or mentions."""
@@ -146,14 +157,17 @@ class Corpus:
         return TitleSearch(self.ids_by_title, aliases, self.search_weights)
 
     @cached_property
+    def prominent_ids(self) -> frozenset[str]:
+        """The ids the source itself ranks first (PROMINENT_DETAIL), for title search's ties."""
+        return frozenset(json.loads(self.provenance.details.get(PROMINENT_DETAIL, "[]")))
+
+    @cached_property
     def search_weights(self) -> dict[str, float]:
-        """How likely a reader means each article, for ties in title search: an article the source ranks first
-        (PROMINENT_DETAIL: "gandhi" means Mahatma Gandhi, on vital's level 3, before Indira Gandhi on level 4) before
-        any other, then the one more articles link to."""
-        prominent = set(json.loads(self.provenance.details.get(PROMINENT_DETAIL, "[]")))
-        top = 1.0 + max(self.incoming_links.values(), default=0)
-        return {article.id: self.incoming_links.get(article.id, 0) + (top if article.id in prominent else 0.0)
-                for article in self.articles}
+        """How likely a reader means each article, for ties in title search (`reader_weights`)."""
+        ids = [article.id for article in self.articles]
+        weights = reader_weights([self.incoming_links.get(article_id, 0) for article_id in ids],
+                                 [article_id in self.prominent_ids for article_id in ids])
+        return dict(zip(ids, weights.tolist()))
 
     def __getitem__(self, article_id: str) -> Article:
         return self.articles[self.position[article_id]]

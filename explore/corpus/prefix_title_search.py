@@ -146,8 +146,8 @@ def _read(path: Path) -> pa.RecordBatch:
 
 class PrefixTitleSearch:
     """TitleSearch's interface (`exact`, `search`, `closest`) over the memory-mapped word starts of
-    `write_title_index`. `title_of(row)` and `id_of(row)` read the corpus; `weights[row]` (incoming
-    links) breaks ties toward the better-linked article."""
+    `write_title_index`. `title_of(row)` and `id_of(row)` read the corpus; `weights[row]` (model.reader_weights:
+    the source's prominent articles, then incoming links) breaks ties toward the article a reader means."""
 
     def __init__(self, directory: Path, title_of: Callable[[int], str], id_of: Callable[[int], str],
                  weights: np.ndarray):

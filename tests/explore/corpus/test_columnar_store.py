@@ -158,3 +158,15 @@ def test_a_200k_corpus_is_searched_per_keystroke_within_50_ms():
     assert corpus.title_search.search("marie curie", 1)[0].title == "Marie Curie"
     synthetic = corpus.articles[150_000]
     assert corpus.find(synthetic.id) == synthetic and corpus[synthetic.id].text == synthetic.text
+
+
+def test_a_columnar_corpus_offers_the_article_readers_mean_first_as_in_memory(vital_corpus, tmp_path):
+    """The source's prominent articles (vital's top levels) break ties in the on-disk search too: "gandhi" is
+    Mahatma Gandhi there as well, not the better-linked Indira Gandhi."""
+    columnar = _columnar(vital_corpus, tmp_path, batch=4096)
+    assert columnar.prominent_ids == vital_corpus.prominent_ids and columnar.prominent_ids
+    for query in ("gandhi", "uk", "usa", "roosevelt", "curie", "newton", "bach"):
+        ours = [match.title for match in columnar.title_search.search(query, 3)]
+        theirs = [match.title for match in vital_corpus.title_search.search(query, 3)]
+        assert ours[:1] == theirs[:1], query
+    assert columnar.title_search.search("gandhi")[0].title == "Mahatma Gandhi"
