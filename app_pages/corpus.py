@@ -73,7 +73,8 @@ else:
                         for aspect in summary.aspects], "Aspect labels"))
     # A choice among a few counts, not a slider: the page's only slider cost the browser its code (a date library
     # among it) and a forced layout on every open; the selectbox's code is loaded for the sidebar already.
-    top = st.selectbox("Labels per chart", LABELS_PER_CHART, index=LABELS_PER_CHART.index(15), key="corpus_top")
+    top = st.selectbox("Labels per chart", LABELS_PER_CHART, index=LABELS_PER_CHART.index(15), key="corpus_top",
+                       width=160)
     st.caption("Click a label to see its articles on the Maps page.")
     # A relative address (Maps is beside this page), coloured by the aspect and filtered to the label; the reader's
     # seed, k and mix go with it, as a page change in the app keeps them.

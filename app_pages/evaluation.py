@@ -43,7 +43,7 @@ def worth_reading_section() -> None:
                "links and your mix: any aspect the seed has). A column is worth showing only where both are high: "
                "the *column score* is their harmonic mean.")
     report = judged[0]
-    block = st.selectbox("Columns", list(report.blocks), key="judged_block",
+    block = st.selectbox("Columns", list(report.blocks), key="judged_block", width=360,
                          help="What Explore draws now, or the columns as they were when the seeds were judged.")
     st.html(html_table(judged_rows(report, block), "Explore's columns on judged seeds"))
     st.caption(escape_markdown(f"{report.pairs:,} judged pairs; mean ± sd over the seeds each column is drawn for. "

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 STYLE = """<style>
 .an-counts { display: grid; grid-template-columns: repeat(auto-fit, minmax(9rem, 1fr)); gap: 1rem;
              margin: 0 0 0.5rem 0; }
-.an-count dt { font-size: 0.875rem; margin: 0; }
-.an-count dd { font-size: 2.25rem; line-height: 1.3; margin: 0; font-variant-numeric: tabular-nums; }
+.an-count-label { font-size: 0.875rem; }
+.an-count-value { font-size: 2.25rem; line-height: 1.3; font-variant-numeric: tabular-nums; }
 .an-count abbr { text-decoration: underline dotted rgba(128, 128, 128, 0.7); cursor: help; }
 </style>"""
 
@@ -33,5 +33,6 @@ def count_row(counts: Sequence[Count]) -> str:
         label = html.escape(count.label)
         if count.help:
             label = f'<abbr title="{html.escape(count.help)}">{label}</abbr>'
-        cells.append(f'<dl class="an-count"><dt>{label}</dt><dd>{html.escape(count.value)}</dd></dl>')
+        cells.append(f'<div class="an-count"><div class="an-count-label">{label}</div>'
+                     f'<div class="an-count-value">{html.escape(count.value)}</div></div>')
     return f'{STYLE}<div class="an-counts">{"".join(cells)}</div>'

@@ -82,7 +82,7 @@ def live_in_charts(at) -> list[str]:
 # What app_views/bar_chart.py, html_table.py and count_row.py write: any other tag or attribute in an st.html
 # fragment came from the data.
 _BAR_TAGS = {"style", "figure", "figcaption", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "a",
-             "strong", "em", "code", "dl", "dt", "dd", "abbr"}
+             "strong", "em", "code", "abbr"}
 _BAR_ATTRIBUTES = {"class", "style", "scope", "title", "href", "aria-hidden", "aria-label"}
 
 
