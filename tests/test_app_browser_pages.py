@@ -187,8 +187,8 @@ def test_corpus_search_first_capped_titles_bars_new_tab_link_and_label_to_maps(s
 
 
 def test_corpus_bars_read_on_the_dark_theme(server, browser):
-    """A reader whose system is dark gets Streamlit's dark theme: the bars' labels, numbers and whiskers take the
-    page's light text colour, not a dark one fixed for a white page."""
+    """A reader whose system is dark gets Streamlit's dark theme: the bars' labels, numbers and whiskers, the aspects
+    table and the counts take the page's light text colour, not a dark one fixed for a white page."""
     driver = browser
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
                                                                          "value": "dark"}]})
@@ -199,12 +199,17 @@ def test_corpus_bars_read_on_the_dark_theme(server, browser):
         colours = driver.execute_script("""
             const lum = c => { const [r, g, b] = c.match(/\\d+/g).map(Number); return (0.299*r + 0.587*g + 0.114*b) / 255; };
             const f = document.querySelector('figure.an-bars');
+            const t = document.querySelector('table.an-table');
             return {page: lum(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor),
-                    text: [f.querySelector('figcaption'), f.querySelector('th a'), f.querySelector('.an-num')]
+                    text: [f.querySelector('figcaption'), f.querySelector('th a'), f.querySelector('.an-num'),
+                           t.querySelector('td'), document.querySelector('.an-count-value')]
                           .map(e => lum(getComputedStyle(e).color))};""")
         assert colours["page"] < 0.3, colours  # the dark theme is on
         assert all(text > 0.6 for text in colours["text"]), colours
         _scroll_to(driver, driver.find_element("css selector", "figure.an-bars"), margin=120)
         shot(driver, "pages_corpus_charts_dark.png")
+        driver.execute_script(f"document.querySelector('{MAIN}').scrollTo(0, 0)")
+        time.sleep(0.5)
+        shot(driver, "pages_corpus_dark.png")
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
