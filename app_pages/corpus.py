@@ -7,21 +7,23 @@ import streamlit as st
 
 from app_views.article_reader import show_article
 from app_views.corpus_choice import chosen_corpus, corpus_param
-from app_views.bar_chart import label_distribution_chart
+from app_views.bar_chart import chart_grid, label_distribution_chart
+from app_views.corpus_summary import corpus_summary
+from app_views.count_row import Count, count_row
+from app_views.html_table import Cell, html_table
 from app_views.markdown import escape_markdown, link_caption
 from app_views.view_session import explore_view
 
 SHOWN_MATCHES = 20  # matches listed at once; the page says when there are more
+LABELS_PER_CHART = (5, 10, 15, 20, 30, 40)
 
 corpus = chosen_corpus()
 st.title(f"Corpus: {escape_markdown(corpus.name)}")
-stats = corpus.stats()
+summary = corpus_summary(corpus)
 
-counts = st.columns(4)
-counts[0].metric("Articles", f"{stats['articles']:,}")
-counts[1].metric("Links", f"{stats['links']:,}", help=link_caption(corpus))
-counts[2].metric("Aspects", len(stats["aspects"]))
-counts[3].metric("Labels", f"{sum(a['labels'] for a in stats['aspects'].values()):,}")
+st.html(count_row([Count("Articles", f"{summary.articles:,}"),
+                   Count("Links", f"{summary.links:,}", help=link_caption(corpus)),
+                   Count("Aspects", f"{len(summary.aspects):,}"), Count("Labels", f"{summary.labels:,}")]))
 st.caption(f"Source: {escape_markdown(corpus.provenance.source)} ({escape_markdown(corpus.provenance.date)}). "
            f"Links: {link_caption(corpus)}.")
 
@@ -60,23 +62,23 @@ if matches:
                                                                                    for i in article.links)))
 
 st.subheader("Aspect labels")
-if not stats["aspects"]:
+if not summary.aspects:
     st.info("This corpus has no aspect labels: Explore shows its links and generic neighbours only.")
 else:
-    # A static table: a handful of rows need no sorting or scrolling grid (st.dataframe's costs the browser more
-    # than every label chart together).
-    st.table([{"aspect": escape_markdown(name), "articles labelled": f"{a['articles']:,}",
-               "coverage": f"{a['coverage']:.1%}", "distinct labels": f"{a['labels']:,}"}
-              for name, a in stats["aspects"].items()], hide_index=True)
-    top = st.slider("Labels per chart", 5, 40, 15, key="corpus_top")
+    # Plain HTML: a handful of rows need no sorting or scrolling grid (st.dataframe's cost the browser more than every
+    # label chart together; st.table's Markdown cells more than plain text).
+    st.html(html_table([{"aspect": aspect.name, "articles labelled": Cell(f"{aspect.articles:,}", number=True),
+                         "coverage": Cell(f"{aspect.coverage:.1%}", number=True),
+                         "distinct labels": Cell(f"{len(aspect.label_counts):,}", number=True)}
+                        for aspect in summary.aspects], "Aspect labels"))
+    # A choice among a few counts, not a slider: the page's only slider cost the browser its code (a date library
+    # among it) and a forced layout on every open; the selectbox's code is loaded for the sidebar already.
+    top = st.selectbox("Labels per chart", LABELS_PER_CHART, index=LABELS_PER_CHART.index(15), key="corpus_top",
+                       width=160)
     st.caption("Click a label to see its articles on the Maps page.")
     # A relative address (Maps is beside this page), coloured by the aspect and filtered to the label; the reader's
     # seed, k and mix go with it, as a page change in the app keeps them.
     kept = explore_view().url_query(corpus) | corpus_param(corpus.name)
     maps_href = lambda aspect: lambda label: "maps?" + urlencode(kept | {"colour": aspect, "only": label})  # noqa: E731
-    names = list(stats["aspects"])
-    for start in range(0, len(names), 2):
-        for column, name in zip(st.columns(2), names[start:start + 2]):
-            with column:
-                st.html(label_distribution_chart(corpus.label_counts(name), name, corpus.coverage(name), top,
-                                                 maps_href(name)).html())
+    st.html(chart_grid([label_distribution_chart(aspect.label_counts, aspect.name, aspect.coverage, top,
+                                                 maps_href(aspect.name)) for aspect in summary.aspects]))

@@ -9,6 +9,7 @@ from app_views.columns import missing_spaces_hint
 from app_views.corpus_choice import chosen_corpus
 from app_views.engine_cache import forget_engines, load_engine
 from app_views.evaluation_table import TABLE_METRICS, metric_table, row_heading
+from app_views.html_table import Cell, html_table
 from app_views.bar_chart import judged_bar_chart, metric_bar_chart
 from app_views.judged_table import judged_chart_rows, judged_rows
 from app_views.markdown import code_span, escape_markdown
@@ -20,6 +21,8 @@ from training.report import (DESCRIPTIVE, METRICS, POOL_TITLES, column_relevance
                              metric_header, metric_meaning, metric_title)
 
 MAINTAINERS = "eval_maintainers"  # the maintainers' expander, open or not
+MEANINGS = "eval_meanings"  # "What the numbers mean", open or not
+ROW_NOTES = "eval_row_notes"  # "What each row is", open or not
 TAB = "eval_tab"  # the aspect tab open
 
 corpus = chosen_corpus()
@@ -40,9 +43,9 @@ def worth_reading_section() -> None:
                "links and your mix: any aspect the seed has). A column is worth showing only where both are high: "
                "the *column score* is their harmonic mean.")
     report = judged[0]
-    block = st.radio("Columns", list(report.blocks), key="judged_block", horizontal=True,
-                     help="What Explore draws now, or the columns as they were when the seeds were judged.")
-    st.table(judged_rows(report, block), hide_index=True)
+    block = st.selectbox("Columns", list(report.blocks), key="judged_block", width=360,
+                         help="What Explore draws now, or the columns as they were when the seeds were judged.")
+    st.html(html_table(judged_rows(report, block), "Explore's columns on judged seeds"))
     st.caption(escape_markdown(f"{report.pairs:,} judged pairs; mean ± sd over the seeds each column is drawn for. "
                                "Files: ") + ", ".join(code_span(Path(p).name) for p in report.judgements) + ".")
     st.html(judged_bar_chart(judged_chart_rows(report, block), "Worth reading and shares the aspect, per column "
@@ -56,12 +59,18 @@ st.caption("Do a space's nearest neighbours share the seed's labels? For each te
            "labels. The seed itself is never a candidate.")
 
 
+def opened(label: str, key: str):
+    """An expander whose body is drawn only once the reader opens it (a rerun), or None while it is closed: a
+    closed expander's body still costs the browser its elements on every open of the page (the maintainers' code block
+    alone 0.4 s of CPU)."""
+    expander = st.expander(label, key=key, on_change="rerun")
+    return None if expander.open is False else expander
+
+
 def maintainer_notes() -> None:
     """Training and commands for whoever maintains this corpus's spaces and reports: kept off the reader pages."""
-    # Drawn when opened (a rerun): its code block alone cost the browser 0.4 s of CPU on every open of the page.
-    notes = st.expander("For maintainers: train the missing spaces and re-run the evaluation", key=MAINTAINERS,
-                        on_change="rerun")
-    if notes.open is False:
+    notes = opened("For maintainers: train the missing spaces and re-run the evaluation", MAINTAINERS)
+    if notes is None:
         return
     with notes:
         engine, problem = load_engine(corpus)
@@ -120,26 +129,37 @@ over = f"mean ± sd over split seeds {seeds}" if len(report.seeds) > 1 else f"sp
 st.caption(f"{len(report.spaces)} rows, k = {k}; {escape_markdown(over)}: "
            f"{split.get('train')} train / {split.get('test')} test articles. "
            f"File: {code_span(report.path.name)}.")
+# Choices as selectboxes, not radios: the page's selectboxes load the same code as the sidebar's picker, where
+# radios were one more component for the browser to load and lay out on every open.
 controls = st.columns(2)
-pool = controls[0].radio("Candidates (pool)", list(POOL_TITLES), format_func=POOL_TITLES.get, key="eval_pool")
-metric = controls[1].radio("Chart", list(METRICS), format_func=lambda m: metric_header(m, k, n), index=2,
-                           key="eval_metric")
+pool = controls[0].selectbox("Candidates (pool)", list(POOL_TITLES), format_func=POOL_TITLES.get, key="eval_pool")
+metric = controls[1].selectbox("Chart", list(METRICS), format_func=lambda m: metric_header(m, k, n), index=2,
+                               key="eval_metric")
 
-with st.expander("What the numbers mean"):
-    st.markdown("\n".join(f"- **{escape_markdown(metric_title(m, k, n))}**: {escape_markdown(metric_meaning(m, k, n))}"
-                          for m in TABLE_METRICS))
-    described = " and ".join(metric_header(m, k, n).split(" (")[0] for m in DESCRIPTIVE)
-    st.markdown(f"Higher is better for P, R, MRR, MAP, nDCG and AgTS; the best value of each of those columns is in "
-                f"**bold** (in a report over several seeds, with every value within the spread of the best: a smaller "
-                f"difference is not one the seeds support). {described} describe a list (how close it stays to "
-                f"generic, how much of it the seed links to), so none of their values is bold. "
-                f"AgTS is measured on test articles, {described} on all articles, whatever the pool. Rows are named "
-                f"as Explore names its columns; a row with another name is an alternative compared here, not a "
-                f"column of Explore (*What each row is* says what it ranks by).")
+
+def metric_meanings() -> None:
+    """Every metric in plain words, what bold means, and what a row is."""
+    meanings = opened("What the numbers mean", MEANINGS)
+    if meanings is None:
+        return
+    with meanings:
+        st.markdown("\n".join(f"- **{escape_markdown(metric_title(m, k, n))}**: "
+                              f"{escape_markdown(metric_meaning(m, k, n))}" for m in TABLE_METRICS))
+        described = " and ".join(metric_header(m, k, n).split(" (")[0] for m in DESCRIPTIVE)
+        st.markdown(f"Higher is better for P, R, MRR, MAP, nDCG and AgTS; the best value of each of those columns is "
+                    f"in **bold** (in a report over several seeds, with every value within the spread of the best: a "
+                    f"smaller difference is not one the seeds support). {described} describe a list (how close it "
+                    f"stays to generic, how much of it the seed links to), so none of their values is bold. "
+                    f"AgTS is measured on test articles, {described} on all articles, whatever the pool. Rows are "
+                    f"named as Explore names its columns; a row with another name is an alternative compared here, "
+                    f"not a column of Explore (*What each row is* says what it ranks by).")
+
+
+metric_meanings()
 
 # Lazy tabs: only the open tab's text, table and chart are drawn (a rerun draws another when it is opened). A hidden
-# tab's table still costs the browser its cells (each one Markdown): drawn for all five tabs, they were most of the
-# page's browser CPU.
+# tab's table still costs the browser its cells: drawn for all five tabs, they were most of the page's browser CPU.
+# The tables are plain HTML (app_views/html_table.py): as st.table, every cell was Markdown for the browser to parse.
 tabs = st.tabs([escape_markdown(column_title(c)) for c in report.aspects], key=TAB, on_change="rerun")
 for column, tab in zip(report.aspects, tabs):
     if tab.open is False:
@@ -153,7 +173,7 @@ for column, tab in zip(report.aspects, tabs):
                       if counts[1] else ".")
         st.markdown(f"A neighbour is relevant when it {escape_markdown(column_relevance(column))}.{seeds}")
         table = metric_table(report, column, pool)
-        st.table(table.rows, hide_index=True)
+        st.html(html_table(table.rows, f"{column_title(column)}: every metric of each row"))
         for line in table.left_out:
             st.caption(escape_markdown(line))
         rows = report.metric_rows(column, pool)
@@ -163,8 +183,9 @@ for column, tab in zip(report.aspects, tabs):
             sd is not None for sd in spread) else "")
         st.html(metric_bar_chart(rows, f"{METRICS[metric]}@{k}", title, spread).html())
 
-if report.notes:
-    with st.expander("What each row is (its query)"):
-        st.table([{"row": escape_markdown(row_heading(report, space)), "query": code_span(note)}
-                  for space, note in report.notes.items()], hide_index=True)
+row_notes = opened("What each row is (its query)", ROW_NOTES) if report.notes else None
+if row_notes is not None:
+    with row_notes:
+        st.html(html_table([{"row": row_heading(report, space), "query": Cell(note, code=True)}
+                            for space, note in report.notes.items()], "What each row is"))
 maintainer_notes()

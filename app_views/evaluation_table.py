@@ -1,14 +1,14 @@
 """The Evaluation page's table for one report column (an aspect or a group): rows named as Explore names its
 columns, every metric as a column named in full (mean ± sd for a report over seeds), the best score of each
 column in bold (with every value within the spread of the best; never a metric that only describes), `n/a: why`
-where a row has no value, and a column that no row has left out with its reason (Markdown cells, for st.table)."""
+where a row has no value, and a column that no row has left out with its reason (typed cells, for html_table)."""
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
 
 from app_views.columns import column_heading
-from app_views.markdown import escape_markdown
+from app_views.html_table import Cell
 from explore.errors import InvalidQueryError
 from explore.mix import DEFAULT_LINKS_SHARE
 from explore.query import Kind, Query
@@ -40,15 +40,15 @@ def row_heading(report: EvaluationReport, row: str) -> str:
 
 @dataclass(frozen=True)
 class MetricTable:
-    rows: list[dict[str, str]]  # one per report row: header -> Markdown cell
+    rows: list[dict[str, Cell]]  # one per report row: header -> cell
     left_out: list[str]  # "<metric header>: n/a: <why>" for metrics no row has a value of
 
 
 def metric_table(report: EvaluationReport, column: str, pool: str) -> MetricTable:
     spaces = list(report.spaces)
     # A non-breaking hyphen keeps `occupation-fn` on one line (the headers wrap instead).
-    rows: list[dict[str, str]] = [{"space": escape_markdown(row_heading(report, space)).replace("\\-", "\u2011")}
-                                  for space in spaces]
+    rows: list[dict[str, Cell]] = [{"space": Cell(row_heading(report, space).replace("-", "\u2011"))}
+                                   for space in spaces]
     left_out = []
     for metric in TABLE_METRICS:
         header = metric_header(metric, report.k, report.overlap_k)
@@ -59,9 +59,9 @@ def metric_table(report: EvaluationReport, column: str, pool: str) -> MetricTabl
         best = report.best_spaces(column, metric, pool)
         for row, space, value in zip(rows, spaces, values):
             if value is None:
-                row[header] = f"_{escape_markdown(report.missing_reason(space, column, metric, pool))}_"
+                row[header] = Cell(report.missing_reason(space, column, metric, pool), note=True)
             else:
                 sd = report.sd(space, column, metric, pool)
                 text = f"{value:.3f}" + (f"\u00a0±\u00a0{sd:.3f}" if sd is not None else "")  # one line per figure
-                row[header] = f"**{text}**" if space in best else text
+                row[header] = Cell(text, strong=space in best, number=True)
     return MetricTable(rows, left_out)

@@ -1,9 +1,9 @@
 """The Evaluation page's judged table: each Explore column (named as Explore names it) with worth reading and
-shares the aspect side by side, spread over seeds, and the column score (Markdown cells, for st.table)."""
+shares the aspect side by side, spread over seeds, and the column score (cells for html_table)."""
 from __future__ import annotations
 
 from app_views.columns import column_heading
-from app_views.markdown import escape_markdown
+from app_views.html_table import Cell
 from explore.errors import InvalidQueryError
 from explore.query import Query
 from training.judged_columns import YOUR_MIX
@@ -24,19 +24,19 @@ def _pm(mean, sd) -> str:
     return "n/a" if mean is None else f"{mean:.3f} ± {sd:.2f}"
 
 
-def judged_rows(report: JudgedReport, block: str) -> list[dict[str, str]]:
+def judged_rows(report: JudgedReport, block: str) -> list[dict[str, Cell]]:
     rows = []
     for column, r in report.blocks[block].items():
         ratio = r.get("precision_vs_generic")
         rows.append({
-            "column": escape_markdown(judged_heading(column)),
-            "seeds drawn": str(r["seeds"]),
-            "worth reading: nDCG@5": _pm(r["ndcg"], r["ndcg_sd"]),
-            "worth reading: P@5": _pm(r["precision"], r["precision_sd"]),
-            "P@5 ÷ generic's": "n/a" if ratio is None else f"{ratio:.2f}",
-            "shares the aspect@5": _pm(r["shares"], r["shares_sd"]),
-            "column score": "n/a" if r["score"] is None else f"{r['score']:.3f}",
-            "unjudged": f"{r['unjudged']} of {r['shown']}",
+            "column": Cell(judged_heading(column)),
+            "seeds drawn": Cell(str(r["seeds"]), number=True),
+            "worth reading: nDCG@5": Cell(_pm(r["ndcg"], r["ndcg_sd"]), number=True),
+            "worth reading: P@5": Cell(_pm(r["precision"], r["precision_sd"]), number=True),
+            "P@5 ÷ generic's": Cell("n/a" if ratio is None else f"{ratio:.2f}", number=True),
+            "shares the aspect@5": Cell(_pm(r["shares"], r["shares_sd"]), number=True),
+            "column score": Cell("n/a" if r["score"] is None else f"{r['score']:.3f}", number=True),
+            "unjudged": Cell(f"{r['unjudged']} of {r['shown']}", number=True),
         })
     return rows
 

@@ -60,7 +60,8 @@ def test_evaluation_one_aspect_per_tab_nothing_clipped(server, browser):
         text = panel.text
         assert "MRR@10 (mean reciprocal rank)" in text and "MAP@10 (mean average precision)" in text
         assert "None" not in text and "nan" not in text.split()
-        table = panel.find_element("css selector", '[data-testid="stTable"]')
+        table = panel.find_element("css selector", "table.an-table")  # plain HTML: text cells, the best in bold
+        assert table.find_elements("css selector", "td strong"), "the best of each column in bold"
         clipped = driver.execute_script(
             "const t = arguments[0]; return [t.scrollWidth - t.clientWidth, "
             "[...t.querySelectorAll('th')].filter(h => h.scrollWidth > h.clientWidth + 1).map(h => h.innerText)];",
@@ -79,8 +80,10 @@ def test_evaluation_one_aspect_per_tab_nothing_clipped(server, browser):
         _scroll_to(driver, driver.find_element("css selector", '[role="tablist"]'))
         shot(driver, "pages_evaluation.png" if index == 0 else f"pages_evaluation_{index}.png")
 
-    # What the numbers mean (AgTS in plain words), and the maintainers' commands, each behind an expander.
+    # What the numbers mean (AgTS in plain words), what each row ranks by, and the maintainers' commands, each behind
+    # an expander drawn when it is opened.
     for title, expected in (("What the numbers mean", "Spearman correlation"),
+                            ("What each row is", "space:country"),
                             ("For maintainers", "python -m training")):
         summary = next(s for s in driver.find_elements("css selector", '[data-testid="stExpander"] summary')
                        if title in s.text)
@@ -105,6 +108,15 @@ def test_corpus_search_first_capped_titles_bars_new_tab_link_and_label_to_maps(s
     idle(driver)
     main = _main_text(driver)
     assert main.index("Find an article") < main.index("Aspect labels")
+    counts = driver.execute_script("""return [...document.querySelectorAll('.an-count')].map(c => [
+        c.querySelector('.an-count-label').innerText, c.querySelector('.an-count-value').innerText,
+        c.querySelector('.an-count-value').getBoundingClientRect().height, c.getBoundingClientRect().left])""")
+    assert [c[0] for c in counts] == ["Articles", "Links", "Aspects", "Labels"] and counts[0][1] == "10,033", counts
+    assert all(c[2] > 30 for c in counts), counts  # figures as large as st.metric's
+    title = driver.find_element("css selector", "h1").rect["x"]
+    assert abs(counts[0][3] - title) < 4, (counts, title)  # in line with the page's title
+    aspects = driver.find_element("css selector", "table.an-table").text
+    assert aspects.startswith("aspect articles labelled coverage distinct labels") and "topic" in aspects, aspects
 
     # The label charts are HTML bars: each label with its count written beside its bar, nothing cut, a label a link.
     charts = driver.execute_script("""return [...document.querySelectorAll('figure.an-bars')].map(f => ({
@@ -121,6 +133,16 @@ def test_corpus_search_first_capped_titles_bars_new_tab_link_and_label_to_maps(s
         assert len(chart["links"]) == len(chart["rows"]) and chart["links"][0].startswith(f"{server}/maps?colour=")
     _scroll_to(driver, driver.find_element("css selector", "figure.an-bars"), margin=120)
     shot(driver, "pages_corpus_charts.png")
+    # Fewer labels per chart: every chart redrawn with 5 bars.
+    choice = driver.find_element("css selector", ".st-key-corpus_top input")
+    choice.click()
+    wait(driver, lambda d: [o for o in d.find_elements("css selector", '[role="option"]') if o.text == "5"],
+         message="the labels-per-chart options")[0].click()
+    wait(driver, lambda d: d.execute_script("""const f = [...document.querySelectorAll('figure.an-bars')];
+        return f.length === 5 && f.every(c => c.querySelectorAll('tr').length === 5);"""), message="5 bars a chart")
+    idle(driver)
+    _scroll_to(driver, driver.find_element("css selector", ".st-key-corpus_top"), margin=120)
+    shot(driver, "pages_corpus_charts_top5.png")
     driver.execute_script(f"document.querySelector('{MAIN}').scrollTo(0, 0)")
     time.sleep(0.5)
     shot(driver, "pages_corpus.png")
@@ -165,8 +187,8 @@ def test_corpus_search_first_capped_titles_bars_new_tab_link_and_label_to_maps(s
 
 
 def test_corpus_bars_read_on_the_dark_theme(server, browser):
-    """A reader whose system is dark gets Streamlit's dark theme: the bars' labels, numbers and whiskers take the
-    page's light text colour, not a dark one fixed for a white page."""
+    """A reader whose system is dark gets Streamlit's dark theme: the bars' labels, numbers and whiskers, the aspects
+    table and the counts take the page's light text colour, not a dark one fixed for a white page."""
     driver = browser
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
                                                                          "value": "dark"}]})
@@ -177,12 +199,17 @@ def test_corpus_bars_read_on_the_dark_theme(server, browser):
         colours = driver.execute_script("""
             const lum = c => { const [r, g, b] = c.match(/\\d+/g).map(Number); return (0.299*r + 0.587*g + 0.114*b) / 255; };
             const f = document.querySelector('figure.an-bars');
+            const t = document.querySelector('table.an-table');
             return {page: lum(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor),
-                    text: [f.querySelector('figcaption'), f.querySelector('th a'), f.querySelector('.an-num')]
+                    text: [f.querySelector('figcaption'), f.querySelector('th a'), f.querySelector('.an-num'),
+                           t.querySelector('td'), document.querySelector('.an-count-value')]
                           .map(e => lum(getComputedStyle(e).color))};""")
         assert colours["page"] < 0.3, colours  # the dark theme is on
         assert all(text > 0.6 for text in colours["text"]), colours
         _scroll_to(driver, driver.find_element("css selector", "figure.an-bars"), margin=120)
         shot(driver, "pages_corpus_charts_dark.png")
+        driver.execute_script(f"document.querySelector('{MAIN}').scrollTo(0, 0)")
+        time.sleep(0.5)
+        shot(driver, "pages_corpus_dark.png")
     finally:
         driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

@@ -6,13 +6,23 @@ from urllib.parse import parse_qs, urlsplit
 from tests.app_views.live_markup import html_text
 
 
+def _html(at, kind: str) -> str:
+    """The one st.html fragment of the page whose outer class is `kind` (an-counts, an-table-box, an-chart-grid)."""
+    [fragment] = [e.proto.body for e in at.get("html") if f'<div class="{kind}"' in e.proto.body]
+    return fragment
+
+
 def test_counts_and_one_chart_per_aspect(app):
     at = app("app_pages/corpus.py")
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Articles"] == "120" and metrics["Aspects"] == "2"
-    charts = [html_text(c.proto.body) for c in at.get("html")]
-    assert charts[0].startswith("country: top 5 of 5 labels") and charts[1].startswith("occupation")
-    assert re.search(r" \d+ articles", charts[0])  # each label's count, written
+    counts = dict(zip(*[iter(html_text(_html(at, "an-counts")).split(" "))] * 2))
+    assert counts["Articles"] == "120" and counts["Aspects"] == "2" and counts["Labels"].isdigit(), counts
+    assert '<abbr title="' in _html(at, "an-counts")  # the links' kind, on a pointer over its label
+    assert html_text(_html(at, "an-table-box")).startswith("aspect articles labelled coverage distinct labels country ")
+    charts = _html(at, "an-chart-grid")
+    assert charts.count("<figure") == 2 and charts.count("<style>") == 1  # one element: every chart, one style
+    text = html_text(charts)
+    assert text.startswith("country: top 5 of 5 labels") and " occupation: top " in text
+    assert re.search(r" \d+ articles", text)  # each label's count, written
     assert any("CC BY-SA" in c.value for c in at.sidebar.caption)
 
 
@@ -85,9 +95,25 @@ def test_the_article_reader_says_what_an_inferred_label_means():
 def test_a_label_links_to_the_maps_coloured_by_its_aspect_filtered_to_it_keeping_the_view(app):
     at = app(seed="Person 3", k="8")
     at.switch_page("app_pages/corpus.py").run()
-    links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', at.get("html")[0].proto.body)
+    links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', _html(at, "an-chart-grid"))
     href, label = links[0]
     address = urlsplit(href.replace("&amp;", "&"))
     assert address.path == "maps" and parse_qs(address.query) == {"colour": ["country"], "only": [label],
                                                                    "seed": ["Person 3"], "k": ["8"],
                                                                    "corpus": ["fixture"]}
+
+
+def test_the_counts_follow_an_aspect_attached_meanwhile(app, tmp_path):
+    """The counts and charts are worked out once per stored corpus (app_views/corpus_summary.py): attaching an aspect
+    to the stored corpus shows it on the next run, without a restart."""
+    from explore.corpus.aspect_import import attach_aspect
+    from explore.corpus.registry import open_corpus, store_corpus
+
+    at = app("app_pages/corpus.py")
+    assert "Aspects 2 " in html_text(_html(at, "an-counts"))
+    labels = tmp_path / "era.csv"
+    labels.write_text("id,label\n" + "".join(f"p{i},{('early', 'late')[i % 2]}\n" for i in range(30)))
+    store_corpus(attach_aspect(open_corpus("fixture"), "era", labels).corpus)
+    at.run()
+    assert "Aspects 3 " in html_text(_html(at, "an-counts"))
+    assert " era: top 2 of 2 labels (25% of articles labelled) " in html_text(_html(at, "an-chart-grid"))

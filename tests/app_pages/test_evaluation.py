@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tests.app_views.live_markup import html_text, table_cells
+from tests.app_views.live_markup import html_table_cells, html_text
 
 
 def _plain(markdown: str) -> str:
@@ -12,9 +12,19 @@ def _plain(markdown: str) -> str:
     return markdown.replace("\\", "").replace("\u2060", "")
 
 
-def _table(element) -> str:
-    """An st.table's headers and cells as one text, as the reader sees it."""
-    return _plain(" ".join(table_cells(element)))
+def _tables(container) -> list[str]:
+    """The HTML fragments of the tables an AppTest container shows (app_views/html_table.py), charts left out."""
+    return [element.proto.body for element in container.get("html") if 'class="an-table"' in element.proto.body]
+
+
+def _table(fragment: str) -> str:
+    """A table's headers and cells as one text, as the reader sees it; a bold cell written **so**."""
+    return " ".join(f"**{text}**" if how == "strong" else text for text, how in html_table_cells(fragment))
+
+
+def _charts(container) -> list[str]:
+    """The text of the bar charts an AppTest container shows."""
+    return [html_text(element.proto.body) for element in container.get("html") if "an-bars" in element.proto.body]
 
 
 def test_no_report_names_the_command(app):
@@ -48,14 +58,14 @@ def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
     at = app("app_pages/evaluation.py")
     assert [tab.label for tab in at.tabs] == ["country", "occupation", "country or occupation"]
     assert "fixture — evaluation run (split seed 42) (2 rows; your run)" in at.selectbox(key="eval_report").options
-    country = _table(at.tabs[0].get("table")[0])
+    country = _table(_tables(at.tabs[0])[0])
     for header in ("P@10 (precision)", "MRR@10 (mean reciprocal rank)", "MAP@10 (mean average precision)",
                    "AgTS (aspect-guided textual similarity)", "Overlap@50 (overlap with generic)"):
         assert header in country
     assert "n/a: not in this report" in country and "None" not in country and "nan" not in country
     assert "**0.700**" in country  # the best of each column in bold
     assert "**1.000**" not in country and "1.000" in country  # overlap with generic describes: never "best"
-    assert [_plain(row) for row in table_cells(at.tabs[0].get("table")[0]) if row in ("generic", "country space")] \
+    assert [row for row, _ in html_table_cells(_tables(at.tabs[0])[0]) if row in ("generic", "country space")] \
         == ["generic", "country space"]  # rows named as Explore names its columns
     assert "20 test articles are scored as seeds; 3 more" in at.tabs[0].markdown[0].value
     assert not at.tabs[1].children and not at.tabs[2].children  # lazy: only the open tab is drawn
@@ -68,7 +78,10 @@ def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
     assert ("Overlap@50 (overlap with generic): n/a: measured in the tabs of one aspect and of the seed's own aspects"
             in left_out)
     assert "AgTS (aspect-guided textual similarity): n/a: fewer than 2 labelled test articles" in left_out
-    assert "AgTS" not in _table(group.get("table")[0])  # a column no space has a value of is one line
+    assert "AgTS" not in _table(_tables(group)[0])  # a column no space has a value of is one line
+    assert not at.expander[0].children  # "What the numbers mean" is drawn when opened
+    at.session_state["eval_meanings"] = True
+    at.run()
     meanings = _plain(" ".join(m.value for m in at.expander[0].markdown))
     assert "MRR@10 (mean reciprocal rank of the first relevant article in the top 10)" in meanings
     assert "Spearman correlation" in meanings
@@ -76,10 +89,10 @@ def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
 
 def test_the_chart_follows_the_chosen_metric(app, report_file):
     at = app("app_pages/evaluation.py")
-    chart = html_text(at.tabs[0].get("html")[0].proto.body)
+    [chart] = _charts(at.tabs[0])
     assert chart.endswith("generic 0.400 country space 0.700"), chart
-    at.radio(key="eval_metric").set_value("map").run()
-    chart = html_text(at.tabs[0].get("html")[0].proto.body)
+    at.selectbox(key="eval_metric").set_value("map").run()
+    [chart] = _charts(at.tabs[0])
     assert "MAP@10 (mean average precision" in chart and chart.endswith("generic n/a country space 0.600"), chart
 
 
@@ -141,11 +154,11 @@ def test_a_report_over_seeds_shows_its_spread_in_the_table_and_as_error_bars(app
     data["spread"] = {name: {key: 0.02 for key in scores} for name, scores in data["spaces"].items()}
     report_file.write_text(json.dumps(data))
     at = app("app_pages/evaluation.py")
-    country = _table(at.tabs[0].get("table")[0])
+    country = _table(_tables(at.tabs[0])[0])
     assert "**0.700\u00a0±\u00a00.020**" in country and "0.400\u00a0±\u00a00.020" in country
-    chart = html_text(at.tabs[0].get("html")[0].proto.body)
+    [chart] = _charts(at.tabs[0])
     assert "(mean ± sd over seeds)" in chart and chart.endswith("generic 0.400 ± 0.020 country space 0.700 ± 0.020")
-    assert at.tabs[0].get("html")[0].proto.body.count('class="an-sd"') == 2  # the whiskers
+    assert sum(e.proto.body.count('class="an-sd"') for e in at.tabs[0].get("html")) == 2  # the whiskers
     assert "mean ± sd over split seeds 42, 43, 44: 96 train / 24 test" in _plain(at.caption[1].value)
 
 
@@ -185,11 +198,11 @@ def test_judged_columns_show_worth_reading_beside_shares_the_aspect(app, report_
     report.save(isolated_home / "training" / "reports" / "fixture-s42-judged")
     at = app("app_pages/evaluation.py")
     assert "Worth reading: Explore's columns on judged seeds" in [h.value for h in at.subheader]
-    table = _table(at.table[0])
+    table = _table(_tables(at)[0])
     for cell in ("worth reading: P@5", "shares the aspect@5", "column score", "country space", "your mix",
                  "Wikipedia links", "2 of 20"):  # unjudged cards counted, never guessed
         assert cell in table
-    judged = html_text(at.get("html")[0].proto.body)  # the judged bars, then each aspect's chart
+    judged = _charts(at)[0]  # the judged bars, then each aspect's chart
     assert judged.startswith("Worth reading and shares the aspect") and "worth reading (P@5): " in judged, judged
-    assert len(at.get("html")) == 2  # and the open tab's
+    assert len(_charts(at)) == 2 and len(_tables(at)) == 2  # and the open tab's
     assert "Sharing the seed's labels: each space as aspect retrieval" in [h.value for h in at.subheader]

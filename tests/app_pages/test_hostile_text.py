@@ -3,7 +3,7 @@ no image, link, raw HTML or bare address in any Markdown the pages show, no tag 
 import json
 
 from tests.app_pages.conftest import HOSTILE_HOST, cards, crumbs, grid, panel
-from tests.app_views.live_markup import live_in_app, live_in_charts, live_in_html_elements, live_markup, table_cells
+from tests.app_views.live_markup import live_in_app, live_in_charts, live_in_html_elements, live_markup
 
 EVIL = f"http://{HOSTILE_HOST}"
 
@@ -48,7 +48,8 @@ def test_maps_hint_legend_seed_label_and_hover(app, hostile):
 def test_corpus_page_charts_matches_reader_and_links(app, hostile):
     at = app("app_pages/corpus.py", corpus="hostile")
     at.text_input(key="browse_query").input("Image").run()
-    assert at.header and at.get("page_link") and len(at.get("html")) == len(hostile.aspect_names)
+    charts = [e.proto.body for e in at.get("html") if "an-chart-grid" in e.proto.body]
+    assert at.header and at.get("page_link") and [c.count("<figure") for c in charts] == [len(hostile.aspect_names)]
     assert live_in_app(at) == [] and live_in_html_elements(at) == []
 
 
@@ -66,10 +67,13 @@ def test_evaluation_page_aspect_headings_and_charts(app, hostile, isolated_home)
     for label in [tab.label for tab in at.tabs]:  # each tab opened in turn (only the open one is drawn)
         at.session_state["eval_tab"] = label
         at.run()
-        tables = [cell for table in at.get("table") for cell in table_cells(table)]
-        assert [live for text in [tab.label for tab in at.tabs] + tables for live in live_markup(text)] == []
-        assert len(at.get("html")) == 1  # the open tab's chart
-        assert live_in_app(at) == [] and live_in_html_elements(at) == []
+        assert [live for text in [tab.label for tab in at.tabs] for live in live_markup(text)] == []
+        assert len(at.get("html")) == 2  # the open tab's table and chart
+        assert live_in_app(at) == [] and live_in_html_elements(at) == []  # the tables' cells among them
+    at.session_state["eval_row_notes"] = True  # what each row is: the hostile note, as text
+    at.run()
+    [notes] = [e.proto.body for e in at.get("html") if "What each row is" in e.proto.body]
+    assert f"note ![n]({EVIL}/note.png)" in notes and live_in_html_elements(at) == []
     # the maintainers' hint names the aspects without a space, as text
     at.session_state["eval_maintainers"] = True
     at.run()

@@ -79,9 +79,11 @@ def live_in_charts(at) -> list[str]:
     return [live for chart in at.get("plotly_chart") for live in live_in_figure(json.loads(chart.proto.spec))]
 
 
-# What app_views/bar_chart.py writes: any other tag or attribute in an st.html fragment came from the data.
-_BAR_TAGS = {"style", "figure", "figcaption", "div", "span", "table", "tr", "th", "td", "a"}
-_BAR_ATTRIBUTES = {"class", "style", "scope", "title", "href", "aria-hidden"}
+# What app_views/bar_chart.py, html_table.py and count_row.py write: any other tag or attribute in an st.html
+# fragment came from the data.
+_BAR_TAGS = {"style", "figure", "figcaption", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "a",
+             "strong", "em", "code", "abbr"}
+_BAR_ATTRIBUTES = {"class", "style", "scope", "title", "href", "aria-hidden", "aria-label"}
 
 
 def live_in_html(fragment: str) -> list[str]:
@@ -135,9 +137,23 @@ def live_in_html_elements(at) -> list[str]:
     return [live for element in at.get("html") for live in live_in_html(element.proto.body)]
 
 
-def table_cells(table) -> list[str]:
-    """The headers and cells of an AppTest st.table element (each may be Markdown)."""
-    import pyarrow as pa
+def html_table_cells(fragment: str) -> list[tuple[str, str]]:
+    """Each header and cell of the tables in an HTML fragment (app_views/html_table.py), in order, as (text, how it
+    is set: "th", "td", "strong", "em" or "code" for the innermost markup)."""
+    from html.parser import HTMLParser
 
-    frame = pa.ipc.open_stream(table.proto.arrow_data.data).read_all().to_pandas()
-    return [str(header) for header in frame.columns] + [str(cell) for cell in frame.to_numpy().ravel()]
+    cells: list[list[str]] = []
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag in ("th", "td"):
+                cells.append(["", tag])
+            elif tag in ("strong", "em", "code") and cells:
+                cells[-1][1] = tag
+
+        def handle_data(self, data):
+            if cells:
+                cells[-1][0] += data
+
+    Reader().feed(fragment.split("</style>")[-1])
+    return [(text, how) for text, how in cells]

@@ -56,3 +56,13 @@ def test_hostile_aspects_labels_and_titles_stay_text():
 def test_a_bar_without_a_value_per_series_is_refused():
     with pytest.raises(ValueError, match="1 values and 0 sds for 2 series"):
         BarChart("t", [Bar("a", (0.5,))], series=("one", "two"))
+
+
+def test_a_grid_of_charts_is_one_fragment_with_one_style():
+    from app_views.bar_chart import chart_grid
+
+    charts = [label_distribution_chart({"Poland": 3}, aspect, 0.5, top=5) for aspect in ("country", "topic")]
+    fragment = chart_grid(charts)
+    assert fragment.count("<style>") == 1 and fragment.count('<figure class="an-bars">') == 2
+    assert html_text(fragment) == " ".join(html_text(chart.html()) for chart in charts)
+    assert live_in_html(fragment) == []

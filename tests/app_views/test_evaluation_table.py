@@ -3,6 +3,7 @@ space has a value of left out as one line."""
 from pathlib import Path
 
 from app_views.evaluation_table import metric_table, row_heading
+from app_views.html_table import Cell
 from training.report import EvaluationReport
 
 
@@ -11,9 +12,10 @@ def test_cells_bold_best_reasons_and_left_out_columns():
               "country-fn": {"test/country/mrr@10": 0.7}}
     report = EvaluationReport("vital", ["country"], 10, {}, spaces, path=Path("/runs/vital-main.json"))
     table = metric_table(report, "country", "test")
-    assert [row["space"] for row in table.rows] == ["generic", "country\u2011fn"]  # never broken at the hyphen
-    assert [row["MRR@10 (mean reciprocal rank)"] for row in table.rows] == ["0.500", "**0.700**"]
-    assert table.rows[1]["P@10 (precision)"] == "_n/a\\: not in this report_"
+    assert [row["space"].text for row in table.rows] == ["generic", "country\u2011fn"]  # never broken at the hyphen
+    assert [row["MRR@10 (mean reciprocal rank)"] for row in table.rows] == [Cell("0.500", number=True),
+                                                                           Cell("0.700", strong=True, number=True)]
+    assert table.rows[1]["P@10 (precision)"] == Cell("n/a: not in this report", note=True)
     assert "MAP@10 (mean average precision): n/a: not in this report" in table.left_out
     assert set(table.rows[0]) == {"space", "P@10 (precision)", "MRR@10 (mean reciprocal rank)"}
 
@@ -37,7 +39,7 @@ def test_descriptions_are_never_bold():
     report = EvaluationReport("vital", ["country"], 10, {}, spaces)
     table = metric_table(report, "country", "corpus")
     cells = [cell for row in table.rows for cell in row.values()]
-    assert "1.000" in cells and "0.200" in cells and not any("**" in cell for cell in cells)
+    assert {"1.000", "0.200"} <= {cell.text for cell in cells} and not any(cell.strong for cell in cells)
     assert "Links@10 (linked from the seed)" in table.rows[0]
 
 
