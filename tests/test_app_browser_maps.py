@@ -337,3 +337,27 @@ def test_a_seed_change_redraws_into_the_same_graph_and_a_click_keeps_the_reader_
         .find(t => t.name === 'selected').customdata);""")
     assert len(chosen) > 1000 and not set(chosen) & set(hidden[1]), (len(chosen), hidden[0])
     shot(browser, "maps_kept_view_hidden_label_box.png")
+
+
+def test_a_lasso_in_one_map_chooses_the_articles_inside_it_in_both(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    _open_maps(browser, f"{server}/maps?seed=Mount+Everest")
+    plot = browser.find_elements("css selector", ".js-plotly-plot")[0]
+    browser.execute_script("arguments[0].click();", plot.find_element(
+        "css selector", '.modebar-btn[data-title="Lasso Select"]'))
+    area = plot.find_element("css selector", ".nsewdrag")
+    step = min(area.size["width"], area.size["height"]) // 6
+    drag = ActionChains(browser).move_to_element_with_offset(area, -step, -step).click_and_hold()
+    for dx, dy in ((step, 0), (step, step), (0, step), (-step, step // 2), (-step, -step // 2), (0, -2 * step)):
+        drag = drag.move_by_offset(dx, dy)  # a closed loop round the middle of the map
+    drag.release().perform()
+    wait(browser, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
+         "Selected:" in _main_text(d), timeout=300, message="the lasso's articles ringed in both maps")
+    idle(browser, timeout=300)
+    time.sleep(1)
+    counts = browser.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
+        gd._fullData.find(t => t.name === 'selected').x.length);""")
+    assert counts[0] == counts[1] and counts[0] >= 5, counts
+    assert f"Selected: {counts[0]:,} articles" in _main_text(browser)
+    shot(browser, "maps_lasso_selection.png")
