@@ -77,6 +77,18 @@ def _click_point(driver, plot_index: int, trace_name: str) -> str:
     return article_id
 
 
+def _ringed_in_both(driver, shape: str) -> None:
+    """Wait until a selection's articles are ringed in both maps and listed: the same articles, at least five."""
+    wait(driver, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
+         "Selected:" in _main_text(d), timeout=300, message=f"{shape}'s articles ringed in both maps")
+    idle(driver, timeout=300)
+    time.sleep(1.5)
+    counts = driver.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
+        gd._fullData.find(t => t.name === 'selected').x.length);""")
+    assert counts[0] == counts[1] and counts[0] >= 5, counts  # the same articles in both maps
+    assert f"Selected: {counts[0]:,} articles" in _main_text(driver)
+
+
 def test_maps_keep_each_label_colour_across_seeds_and_mark_a_click_in_both(server, browser):
     curie = _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
     shot(browser, "maps_marie_curie.png")
@@ -225,14 +237,7 @@ def test_a_box_selection_in_one_map_is_ringed_in_both_and_listed_with_a_csv(serv
     width, height = area.size["width"], area.size["height"]
     ActionChains(browser).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
         .move_by_offset(width // 4, height // 4).release().perform()
-    wait(browser, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
-         "Selected:" in _main_text(d), timeout=300, message="the box's articles ringed in both maps")
-    idle(browser, timeout=300)
-    time.sleep(1.5)
-    counts = browser.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
-        gd._fullData.find(t => t.name === 'selected').x.length);""")
-    assert counts[0] == counts[1] and counts[0] >= 5, counts  # the same articles in both maps
-    assert f"Selected: {counts[0]:,} articles" in _main_text(browser)
+    _ringed_in_both(browser, "the box")
     assert buttons(browser, "map_selection_csv") and buttons(browser, "map_selection_clear")
     shot(browser, "maps_box_selection.png")
     shot_of_text(browser, "Selected:", "maps_box_selection_list.png")
@@ -352,12 +357,5 @@ def test_a_lasso_in_one_map_chooses_the_articles_inside_it_in_both(server, brows
     for dx, dy in ((step, 0), (step, step), (0, step), (-step, step // 2), (-step, -step // 2), (0, -2 * step)):
         drag = drag.move_by_offset(dx, dy)  # a closed loop round the middle of the map
     drag.release().perform()
-    wait(browser, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
-         "Selected:" in _main_text(d), timeout=300, message="the lasso's articles ringed in both maps")
-    idle(browser, timeout=300)
-    time.sleep(1)
-    counts = browser.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
-        gd._fullData.find(t => t.name === 'selected').x.length);""")
-    assert counts[0] == counts[1] and counts[0] >= 5, counts
-    assert f"Selected: {counts[0]:,} articles" in _main_text(browser)
+    _ringed_in_both(browser, "the lasso")
     shot(browser, "maps_lasso_selection.png")
