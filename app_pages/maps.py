@@ -17,8 +17,9 @@ from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, 
                                 missing_spaces_hint, space_key, space_label)
 from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
-from app_views.figures import (SELECTED_DRAWN, colour_map, density_traces, is_area_selection, label_traces, map_figure,
-                               rows_in_selection, selected_article, selected_articles, zooms_in)
+from app_views.figures import SELECTED_DRAWN, colour_map, density_traces, label_traces, map_figure, zooms_in
+from app_views.map_chart import map_chart
+from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked
 from app_views.markdown import code_span, escape_markdown
 from app_views.region_names import plot_width
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
@@ -48,18 +49,19 @@ STAGES = {"early exaggeration": "separating clusters"}  # tsne's progress stages
 TABLE_ROWS = 1000  # selected articles listed on the page; the CSV holds them all
 
 
-def _clicked(chart_key: str, seed_id: str | None, layout=None) -> None:
-    """A chart's on_select callback: a box or lasso selects its articles in both maps (an empty one clears the
-    selection; on a density map, every article inside its shape in `layout`); a click marks the clicked article
-    in both maps (a click on nothing unmarks)."""
-    selection = st.session_state[chart_key].selection
-    if is_area_selection(selection):
-        chosen = ids_of_rows(corpus, rows_in_selection(selection, layout)) if layout is not None else \
-            selected_articles(selection)
-        st.session_state[SELECTED] = tuple(chosen) or None
-        return
-    chosen = selected_article(selection)
-    st.session_state[HIGHLIGHT] = (seed_id, chosen) if chosen else None
+def _map_event(event: MapEvent, seed_id: str | None, points: MapPoints, figure, layout=None) -> None:
+    """A map's click or selection (app_views/map_chart/events.py): a box or lasso selects the articles inside it in
+    both maps (on a density map every article of `layout` inside it, else the map's `points` but those of labels
+    hidden in the legend; an empty one clears the selection); a click marks the clicked article in both maps, a click
+    on nothing unmarks it."""
+    if isinstance(event, AreaChosen):
+        chosen = ids_of_rows(corpus, event.rows_in(layout)) if layout is not None else \
+            event.ids_on_map(points.ids, points.coords, figure)
+        st.session_state[SELECTED] = tuple(dict.fromkeys(chosen)) or None
+    elif isinstance(event, PointClicked):
+        st.session_state[HIGHLIGHT] = (seed_id, event.article_id) if event.article_id in corpus else None
+    else:
+        st.session_state[HIGHLIGHT] = None
 
 
 def _clear_selection() -> None:
@@ -373,7 +375,7 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         shown.append(points)
         regions = _regions(corpus.content_hash, f"{space_key(engine, kind)}/{sample.key}/{projector}", points) \
             if show_regions else []
-        key = f"map-{side}-{kind}-{projector}-{seed_id or ''}"
+        key = f"map-{side}"  # one graph per side for the session: a new figure is drawn into it (app_views/map_chart)
         short, said = SOURCES.get(points.source, (points.source, points.source))
         colours = colour_map(points.ranks)
         rows_key = hashlib.sha1(sample.rows.tobytes()).hexdigest()[:16]
@@ -384,12 +386,17 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
             density, detail = _density(layout, colour_aspect, only, colours,
                                f"{space_key(engine, kind)}/{sample.key}/{projector}")
             selected_at = layout[[corpus.position[i] for i in selected[:SELECTED_DRAWN]]] if selected else None
-        st.plotly_chart(map_figure(points, f"{label(kind)} · {points.method}, {short}", colours,
-                                   highlight, centre=True, regions=regions, selected=selected,
-                                   width_px=plot_width(weights, side), labelled=labelled, density=density,
-                                   selected_at=selected_at, detail=detail),
-                        key=key, on_select=lambda key=key, layout=layout: _clicked(key, seed_id, layout),
-                        selection_mode=("points", "box", "lasso"))
+        figure = map_figure(points, f"{label(kind)} · {points.method}, {short}", colours, highlight, centre=True,
+                            regions=regions, selected=selected, width_px=plot_width(weights, side), labelled=labelled,
+                            density=density, selected_at=selected_at, detail=detail)
+        # the reader's zoom, pan, tool and hidden labels stay while the map shows the same thing (a click marks, a
+        # box selects); another seed, space, colouring or sample starts from the server's view; a changed selection
+        # takes its drawn box or lasso away (the chosen articles are ringed instead)
+        figure.update_layout(uirevision=f"{seed_id or plan.text}/{space_key(engine, kind)}/{sample.key}/{projector}/"
+                                        f"{colour_aspect}/{only}",
+                             selectionrevision=hashlib.sha1("\n".join(selected).encode()).hexdigest()[:16])
+        map_chart(figure, key, lambda event, points=points, figure=figure, layout=layout: _map_event(
+            event, seed_id, points, figure, layout))
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))
 if listed:
     with columns[-1]:

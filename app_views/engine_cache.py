@@ -44,15 +44,17 @@ def _shelf() -> EngineShelf:
 def cached_engine(corpus: Corpus) -> Neighbourhood:
     """The engine every page of this server shares (raises AspectNavError when unusable). Opening it may
     encode a space that is not built yet: a bar with articles/s and the time left shows meanwhile."""
+    # the progress bar's place, on every run: a page's elements then sit at the same places on the run that opens
+    # the engine and on the next, so the next does not remount them (Maps' graphs would lose their WebGL scenes)
+    slot = st.empty()
     shelf = _shelf()
     stamp = spaces_for(corpus, progress=False).stamp()
     opened = shelf.engines.get(corpus.name)
     if opened is not None and opened.engine.corpus is corpus and opened.spaces_stamp == stamp:
         return opened.engine
     if not shelf.lock.acquire(blocking=False):
-        with st.spinner(f"Another reader is opening the spaces of {corpus.name}…"):
+        with slot, st.spinner(f"Another reader is opening the spaces of {corpus.name}…"):
             shelf.lock.acquire()
-    slot = st.empty()
     try:
         opened = shelf.engines.get(corpus.name)  # opened meanwhile by the reader we waited for
         stamp = spaces_for(corpus, progress=False).stamp()

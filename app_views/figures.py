@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from app_views.markdown import escape_html
 from app_views.region_names import PLOT_PX, placed_regions, pointer_boxes, region_annotations, visible_range
 from explore.corpus.model import Corpus
-from explore.map_density import DensityImage, rows_in_box, rows_in_polygon
+from explore.map_density import DensityImage
 from explore.map_regions import Region
 from explore.maps import FAINT, FILTERED_OUT, NO_LABEL, OTHER, MapPoints
 from study.analysis import Comparison, StudyReport
@@ -25,7 +25,7 @@ def _titled(figure: go.Figure, title: str, height: int, bottom: int = 10) -> go.
     """The title sits just above the plot, below the hover toolbar (plotly's and Streamlit's) that
     covers the figure's top 40 px, so the two never overlap."""
     figure.update_layout(title=dict(text=title, x=0, xanchor="left", xref="container", y=1, yref="paper",
-                                    yanchor="bottom", pad=dict(b=10, l=10), font=dict(size=15)),
+                                    yanchor="bottom", pad=dict(b=10, l=10), font=dict(size=15, weight=600)),
                          height=height, margin=dict(l=10, r=10, t=80, b=bottom))
     return figure
 
@@ -222,40 +222,6 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
         if density is not None and detail is not None:
             _density_background(figure, detail(tuple(view["xaxis"]["range"]), tuple(view["yaxis"]["range"])))
     return _titled(figure, escape_html(title), 640, bottom=70)
-
-
-def selected_article(selection) -> str | None:
-    """The article id of the first clicked point of a plotly selection (customdata), if any."""
-    chosen = selected_articles(selection)
-    return chosen[0] if chosen else None
-
-
-def selected_articles(selection) -> list[str]:
-    """The article ids (customdata) of every point of a plotly selection, each once, in its order."""
-    chosen = []
-    for point in (selection or {}).get("points", []):
-        article_id = point.get("customdata")
-        if isinstance(article_id, (list, tuple)):
-            article_id = article_id[0] if article_id else None
-        if article_id:
-            chosen.append(str(article_id))
-    return list(dict.fromkeys(chosen))
-
-
-def rows_in_selection(selection, coords: np.ndarray) -> np.ndarray:
-    """The rows of `coords` (every article of a density map) inside a plotly selection's boxes and lassos, each
-    once, in row order: the selection is its shapes, not the few points the figure holds."""
-    found = []
-    for box in (selection or {}).get("box") or []:
-        found.append(rows_in_box(coords, box.get("x") or (), box.get("y") or ()))
-    for lasso in (selection or {}).get("lasso") or []:
-        found.append(rows_in_polygon(coords, lasso.get("x") or (), lasso.get("y") or ()))
-    return np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
-
-
-def is_area_selection(selection) -> bool:
-    """Whether a plotly selection came from a box or a lasso (a group), not from a click on one point."""
-    return bool((selection or {}).get("box") or (selection or {}).get("lasso"))
 
 
 def mean_rank_figure(report: "StudyReport | Comparison", task_type: str) -> go.Figure:

@@ -13,7 +13,9 @@ import os
 import numpy as np
 import streamlit as st
 
-from app_views.figures import colour_map, map_figure, rows_in_selection
+from app_views.figures import colour_map, map_figure
+from app_views.map_chart import map_chart
+from app_views.map_chart.events import AreaChosen
 from app_views.markdown import escape_markdown
 from benchmarks.million_map import million_layout
 from explore.map_density import density_image
@@ -69,8 +71,14 @@ points = MapPoints(ids=[str(row) for row in rows], titles=[title(row) for row in
                    legend=sorted({labels[a] for a in source} & set(ranks), key=ranks.__getitem__), ranks=ranks,
                    aspect=aspect)
 st.subheader(f"{image.points:,} articles on one map")
-chart = st.plotly_chart(map_figure(points, f"generic · synthetic layout of {ROWS:,}", colour_map(ranks),
-                                   centre=True, density=image, detail=view_image),
-                        key="atlas", on_select="rerun", selection_mode=("points", "box", "lasso"))
-chosen = rows_in_selection(chart.selection, layout) if chart and chart.selection else np.zeros(0, int)
+
+
+def _chosen(event) -> None:
+    if isinstance(event, AreaChosen):
+        st.session_state["atlas_chosen"] = event.rows_in(layout)
+
+
+map_chart(map_figure(points, f"generic · synthetic layout of {ROWS:,}", colour_map(ranks), centre=True, density=image,
+                     detail=view_image), "atlas", _chosen)
+chosen = st.session_state.get("atlas_chosen", np.zeros(0, int))
 st.markdown(f"**Seed: {escape_markdown(seed.title)}** · selected: {len(chosen):,} articles")

@@ -77,6 +77,18 @@ def _click_point(driver, plot_index: int, trace_name: str) -> str:
     return article_id
 
 
+def _ringed_in_both(driver, shape: str) -> None:
+    """Wait until a selection's articles are ringed in both maps and listed: the same articles, at least five."""
+    wait(driver, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
+         "Selected:" in _main_text(d), timeout=300, message=f"{shape}'s articles ringed in both maps")
+    idle(driver, timeout=300)
+    time.sleep(1.5)
+    counts = driver.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
+        gd._fullData.find(t => t.name === 'selected').x.length);""")
+    assert counts[0] == counts[1] and counts[0] >= 5, counts  # the same articles in both maps
+    assert f"Selected: {counts[0]:,} articles" in _main_text(driver)
+
+
 def test_maps_keep_each_label_colour_across_seeds_and_mark_a_click_in_both(server, browser):
     curie = _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
     shot(browser, "maps_marie_curie.png")
@@ -225,14 +237,7 @@ def test_a_box_selection_in_one_map_is_ringed_in_both_and_listed_with_a_csv(serv
     width, height = area.size["width"], area.size["height"]
     ActionChains(browser).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
         .move_by_offset(width // 4, height // 4).release().perform()
-    wait(browser, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
-         "Selected:" in _main_text(d), timeout=300, message="the box's articles ringed in both maps")
-    idle(browser, timeout=300)
-    time.sleep(1.5)
-    counts = browser.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
-        gd._fullData.find(t => t.name === 'selected').x.length);""")
-    assert counts[0] == counts[1] and counts[0] >= 5, counts  # the same articles in both maps
-    assert f"Selected: {counts[0]:,} articles" in _main_text(browser)
+    _ringed_in_both(browser, "the box")
     assert buttons(browser, "map_selection_csv") and buttons(browser, "map_selection_clear")
     shot(browser, "maps_box_selection.png")
     shot_of_text(browser, "Selected:", "maps_box_selection_list.png")
@@ -280,3 +285,77 @@ def test_the_umap_projection_from_the_url_draws_both_maps_with_its_settings_said
         return box.innerText + ' ' + Array.from(box.querySelectorAll('input')).map(i => i.value).join(' ');""")
     assert "UMAP" in control and "proj=umap" in browser.current_url, (control, browser.current_url)
     assert all(_centred_on_seed(plot) for plot in maps)
+
+
+def test_a_seed_change_redraws_into_the_same_graph_and_a_click_keeps_the_reader_s_view(server, browser):
+    """Issue #37 item 8: the maps keep their Plotly graphs and WebGL canvases across reruns (Plotly.react into the
+    same element), a click keeps the zoom the reader chose, and a label hidden in the legend is left out of a box."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+    browser.execute_script("""document.querySelectorAll('.js-plotly-plot').forEach((gd, i) => {
+        gd.__testMark = i; gd.__testCanvas = gd.querySelector('canvas'); });""")
+    buttons(browser, "map_from-")[0].click()
+    wait(browser, lambda d: "Marie" not in d.current_url, timeout=300, message="Map from reseeds the maps")
+    wait(browser, lambda d: all(not any(t.startswith("★ Marie Curie") for t in m["annotations"])
+                                for m in d.execute_script(READ_MAPS)), timeout=300, message="the new seed drawn")
+    idle(browser, timeout=300)
+    kept = browser.execute_script("""return [...document.querySelectorAll('.js-plotly-plot')].map((gd, i) =>
+        gd.__testMark === i && gd.querySelector('canvas') === gd.__testCanvas);""")
+    assert kept == [True, True], kept  # the same graphs, the same WebGL canvases
+
+    # the whole right map (a double-click), then a click on a point: the page reruns, the view stays whole
+    centred = browser.execute_script(READ_MAPS)[1]
+    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]
+    ActionChains(browser).double_click(plot.find_element("css selector", ".nsewdrag")).perform()
+    time.sleep(1)
+    idle(browser, timeout=300)
+    whole = browser.execute_script(READ_MAPS)[1]
+    span = lambda plot: plot["xRange"][1] - plot["xRange"][0]  # noqa: E731
+    assert span(whole) > 2 * span(centred), (centred["xRange"], whole["xRange"])
+    clicked = _click_point(browser, 1, "◇ neighbours")
+    wait(browser, lambda d: "clicked" in d.execute_script(READ_MAPS)[1]["names"], timeout=300,
+         message=f"{clicked} marked")
+    idle(browser, timeout=300)
+    after = browser.execute_script(READ_MAPS)[1]
+    assert after["xRange"] == whole["xRange"] and after["yRange"] == whole["yRange"], (whole, after)
+
+    # the first legend entry hidden, then a box over the whole right map: none of its points is chosen
+    hidden = browser.execute_script("""const trace = document.querySelectorAll('.js-plotly-plot')[1]._fullData
+        .find(t => t.showlegend !== false);  // the first legend entry
+        return [trace.name, Array.from(trace.customdata)];""")
+    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]
+    ActionChains(browser).click(plot.find_element("css selector", ".legend .traces .legendtoggle")).perform()
+    wait(browser, lambda d: d.execute_script("""return document.querySelectorAll('.js-plotly-plot')[1]._fullData
+        .some(t => t.visible === 'legendonly');"""), timeout=30, message=f"{hidden[0]} hidden")
+    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]
+    browser.execute_script("arguments[0].click();", plot.find_element(
+        "css selector", '.modebar-btn[data-title="Box Select"]'))
+    area = plot.find_element("css selector", ".nsewdrag")
+    width, height = area.size["width"], area.size["height"]
+    ActionChains(browser).move_to_element_with_offset(area, -width // 2 + 2, -height // 2 + 2).click_and_hold() \
+        .move_by_offset(width - 4, height - 4).release().perform()
+    wait(browser, lambda d: "Selected:" in _main_text(d), timeout=300, message="the box's articles listed")
+    idle(browser, timeout=300)
+    time.sleep(1)
+    chosen = browser.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')[1]._fullData
+        .find(t => t.name === 'selected').customdata);""")
+    assert len(chosen) > 1000 and not set(chosen) & set(hidden[1]), (len(chosen), hidden[0])
+    shot(browser, "maps_kept_view_hidden_label_box.png")
+
+
+def test_a_lasso_in_one_map_chooses_the_articles_inside_it_in_both(server, browser):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    _open_maps(browser, f"{server}/maps?seed=Mount+Everest")
+    plot = browser.find_elements("css selector", ".js-plotly-plot")[0]
+    browser.execute_script("arguments[0].click();", plot.find_element(
+        "css selector", '.modebar-btn[data-title="Lasso Select"]'))
+    area = plot.find_element("css selector", ".nsewdrag")
+    step = min(area.size["width"], area.size["height"]) // 6
+    drag = ActionChains(browser).move_to_element_with_offset(area, -step, -step).click_and_hold()
+    for dx, dy in ((step, 0), (step, step), (0, step), (-step, step // 2), (-step, -step // 2), (0, -2 * step)):
+        drag = drag.move_by_offset(dx, dy)  # a closed loop round the middle of the map
+    drag.release().perform()
+    _ringed_in_both(browser, "the lasso")
+    shot(browser, "maps_lasso_selection.png")

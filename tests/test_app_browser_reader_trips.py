@@ -139,12 +139,12 @@ def test_a_free_text_seed_gets_its_own_mix_said_in_its_column(server, browser):
 def test_region_names_on_a_centred_map_neither_overlap_nor_leave_the_map(server, browser):
     driver = browser
     driver.get(f"{server}/maps?seed=Marie+Curie")
-    wait(driver, lambda d: len(d.find_elements("css selector", '[data-testid="stPlotlyChart"]')) >= 2,
+    wait(driver, lambda d: len(d.find_elements("css selector", '.js-plotly-plot')) >= 2,
          message="both maps")
     idle(driver)
     time.sleep(2)
     boxes = driver.execute_script("""
-        return [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].map(chart => {
+        return [...document.querySelectorAll('.js-plotly-plot')].map(chart => {
             const plot = chart.querySelector('.nsewdrag') || chart.querySelector('.bglayer rect');
             const area = plot.getBoundingClientRect();
             const names = [...chart.querySelectorAll('g.annotation')]
@@ -181,7 +181,7 @@ def test_the_corpus_pages_reader_says_what_inferred_means(server, browser):
 def test_the_maps_colour_a_famous_article_by_its_inferred_topic_and_say_so(server, browser):
     driver = browser
     driver.get(f"{server}/maps?seed=Marie+Curie&right=topic&colour=topic")
-    wait(driver, lambda d: len(d.find_elements("css selector", '[data-testid="stPlotlyChart"]')) >= 2,
+    wait(driver, lambda d: len(d.find_elements("css selector", '.js-plotly-plot')) >= 2,
          message="both maps")
     idle(driver)
     time.sleep(2)

@@ -101,6 +101,19 @@ def hostile(app):
     return corpus
 
 
+# --- Maps' charts (one component element per map; app_views/map_chart) ------------------------------------
+
+
+def map_figures(at: AppTest) -> list[dict]:
+    """The figures the Maps page gave its maps, left then right, as plotly JSON."""
+    import json
+
+    from app_views.map_chart import COMPONENT_NAME
+
+    return [json.loads(json.loads(e.proto.json)["spec"]) for e in at.get("bidi_component")
+            if e.proto.component_name == COMPONENT_NAME]
+
+
 # --- Explore's panel (one component element; app_views/explore_panel) ------------------------------------
 
 

@@ -2,7 +2,7 @@
 no image, link, raw HTML or bare address in any Markdown the pages show, no tag in any chart label."""
 import json
 
-from tests.app_pages.conftest import HOSTILE_HOST, cards, crumbs, grid, panel
+from tests.app_pages.conftest import HOSTILE_HOST, cards, crumbs, grid, map_figures, panel
 from tests.app_views.live_markup import live_in_app, live_in_charts, live_in_html_elements, live_markup
 
 EVIL = f"http://{HOSTILE_HOST}"
@@ -40,8 +40,7 @@ def test_url_free_text_in_the_heading(app, hostile):
 
 def test_maps_hint_legend_seed_label_and_hover(app, hostile):
     at = app("app_pages/maps.py", corpus="hostile", seed=hostile.articles[1].title)
-    charts = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-    assert len(charts) == 2
+    assert len(map_figures(at)) == 2
     assert live_in_app(at) == [] and live_in_charts(at) == []
 
 

@@ -76,7 +76,11 @@ def live_in_figure(figure: dict) -> list[str]:
 
 
 def live_in_charts(at) -> list[str]:
-    return [live for chart in at.get("plotly_chart") for live in live_in_figure(json.loads(chart.proto.spec))]
+    """Live markup in every plotly figure of a page: st.plotly_chart's and the maps' (app_views/map_chart)."""
+    from tests.app_pages.conftest import map_figures
+
+    figures = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")] + map_figures(at)
+    return [live for figure in figures for live in live_in_figure(figure)]
 
 
 # What app_views/bar_chart.py, html_table.py and count_row.py write: any other tag or attribute in an st.html

@@ -11,7 +11,8 @@ from streamlit.components.v2.bidi_component import main as bidi_main
 from streamlit.components.v2.bidi_component.serialization import BidiComponentSerde
 
 from app_views.component_input import MAX_EVENTS, install_component_bounds
-from app_views.explore_panel import _mount
+from app_views.event_component import _registered
+from app_views.explore_panel import COMPONENT_NAME, HERE
 
 HOSTILE = {
     "5,000-digit int": '[{"event": "nav", "value": ' + "9" * 5000 + "}]",
@@ -22,7 +23,7 @@ HOSTILE = {
 
 @pytest.fixture(autouse=True)
 def bounds_installed():
-    _mount()  # what the page does before a reader's first click
+    _registered(COMPONENT_NAME, HERE / "explore_panel.js", HERE / "explore_panel.css")  # as the page mounts it
 
 
 @pytest.mark.parametrize("raw", HOSTILE.values(), ids=HOSTILE.keys())

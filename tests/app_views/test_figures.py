@@ -54,16 +54,3 @@ def test_the_seed_label_points_from_beside_the_seed():
     figure = map_figure(points_of(["France"], ["seed"], {"France": 0}), "t", colour_map({"France": 0}))
     (label,) = figure.layout.annotations
     assert label.showarrow and (label.ax, label.ay) != (0, 0) and label.text == "★ T0"
-
-
-def test_a_density_selection_is_every_row_inside_its_boxes_and_lassos():
-    import numpy as np
-
-    from app_views.figures import rows_in_selection
-
-    coords = np.array([[0.0, 0.0], [1.0, 1.0], [5.0, 5.0], [9.0, 1.0]])
-    box = {"box": [{"xref": "x", "yref": "y", "x": [1.5, -0.5], "y": [-0.5, 1.5]}], "lasso": []}
-    assert rows_in_selection(box, coords).tolist() == [0, 1]
-    both = box | {"lasso": [{"x": [4, 10, 10], "y": [0, 0, 6]}]}  # a triangle round (9, 1), not (5, 5)
-    assert rows_in_selection(both, coords).tolist() == [0, 1, 3]
-    assert rows_in_selection({"points": []}, coords).tolist() == []
