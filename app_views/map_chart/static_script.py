@@ -4,7 +4,9 @@ plotly.min.js, copied there once per version (a build output, not in git), so th
 always speak the same Plotly version."""
 from __future__ import annotations
 
+import os
 import shutil
+import threading
 from pathlib import Path
 
 import plotly
@@ -34,7 +36,8 @@ def static_script() -> Path:
                                  "(pip install --force-reinstall plotly).")
         try:
             static.mkdir(exist_ok=True)
-            partial = target.with_suffix(".part")
+            # one partial file per thread: two first Maps pages at once must not write into the same one
+            partial = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.part")
             shutil.copyfile(SOURCE, partial)
             partial.replace(target)
         except OSError as error:
