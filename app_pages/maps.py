@@ -19,7 +19,7 @@ from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
 from app_views.figures import SELECTED_DRAWN, colour_map, density_traces, label_traces, map_figure, zooms_in
 from app_views.map_chart import map_chart
-from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked
+from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, ViewChanged
 from app_views.markdown import code_span, escape_markdown
 from app_views.region_names import plot_width
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
@@ -41,6 +41,7 @@ LEFT, RIGHT, COLOUR, REGIONS = "map_left", "map_right", "map_colour", "map_regio
 PROJECTION = "map_projection"  # the Projector's value ("tsne" | "umap"): plain text keeps the widget's state simple
 ONLY = "map_only"  # (aspect, label): the label filter (from the URL, e.g. a Corpus page bar), while colouring by aspect
 URL_READ = "map_url_read"  # the Maps part of the URL last adopted or written: any other one was typed or loaded
+LOOKED_AT = "map_looked_at"  # map key -> (its uirevision, the x and y range a reader zoomed a density map to)
 # Projection.source in words: in the map's title, then in the caption below it
 SOURCES = {"shipped": ("shipped", "shipped with AspectNav, checksum verified"),
            "cache": ("cached", "read from the cache in your data home"),
@@ -49,12 +50,16 @@ STAGES = {"early exaggeration": "separating clusters"}  # tsne's progress stages
 TABLE_ROWS = 1000  # selected articles listed on the page; the CSV holds them all
 
 
-def _map_event(event: MapEvent, seed_id: str | None, points: MapPoints, figure, layout=None) -> None:
+def _map_event(event: MapEvent, seed_id: str | None, points: MapPoints, figure, layout=None, key: str = "",
+               revision: str = "") -> None:
     """A map's click or selection (app_views/map_chart/events.py): a box or lasso selects the articles inside it in
     both maps (on a density map every article of `layout` inside it, else the map's `points` but those of labels
     hidden in the legend; an empty one clears the selection); a click marks the clicked article in both maps, a click
-    on nothing unmarks it."""
-    if isinstance(event, AreaChosen):
+    on nothing unmarks it; a density map's zoom or pan is kept for map `key` while it shows what `revision` says."""
+    if isinstance(event, ViewChanged):
+        looked = (event.x_range, event.y_range) if event.x_range and event.y_range else None
+        st.session_state[LOOKED_AT] = {**st.session_state.get(LOOKED_AT, {}), key: (revision, looked)}
+    elif isinstance(event, AreaChosen):
         chosen = ids_of_rows(corpus, event.rows_in(layout)) if layout is not None else \
             event.ids_on_map(points.ids, points.coords, figure)
         st.session_state[SELECTED] = tuple(dict.fromkeys(chosen)) or None
@@ -386,17 +391,19 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
             density, detail = _density(layout, colour_aspect, only, colours,
                                f"{space_key(engine, kind)}/{sample.key}/{projector}")
             selected_at = layout[[corpus.position[i] for i in selected[:SELECTED_DRAWN]]] if selected else None
-        figure = map_figure(points, f"{label(kind)} · {points.method}, {short}", colours, highlight, centre=True,
-                            regions=regions, selected=selected, width_px=plot_width(weights, side), labelled=labelled,
-                            density=density, selected_at=selected_at, detail=detail)
         # the reader's zoom, pan, tool and hidden labels stay while the map shows the same thing (a click marks, a
         # box selects); another seed, space, colouring or sample starts from the server's view; a changed selection
         # takes its drawn box or lasso away (the chosen articles are ringed instead)
-        figure.update_layout(uirevision=f"{seed_id or plan.text}/{space_key(engine, kind)}/{sample.key}/{projector}/"
-                                        f"{colour_aspect}/{only}",
+        revision = f"{seed_id or plan.text}/{space_key(engine, kind)}/{sample.key}/{projector}/{colour_aspect}/{only}"
+        looked_revision, looked = st.session_state.get(LOOKED_AT, {}).get(key, (None, None))
+        figure = map_figure(points, f"{label(kind)} · {points.method}, {short}", colours, highlight, centre=True,
+                            regions=regions, selected=selected, width_px=plot_width(weights, side), labelled=labelled,
+                            density=density, selected_at=selected_at, detail=detail,
+                            looked_at=looked if looked_revision == revision else None)
+        figure.update_layout(uirevision=revision,
                              selectionrevision=hashlib.sha1("\n".join(selected).encode()).hexdigest()[:16])
-        map_chart(figure, key, lambda event, points=points, figure=figure, layout=layout: _map_event(
-            event, seed_id, points, figure, layout))
+        map_chart(figure, key, lambda event, points=points, figure=figure, layout=layout, key=key, revision=revision:
+                  _map_event(event, seed_id, points, figure, layout, key, revision), dense=layout is not None)
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))
 if listed:
     with columns[-1]:

@@ -137,8 +137,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                centre: bool = False, regions: Sequence[Region] = (), selected: Collection[str] = (),
                width_px: int = PLOT_PX[0], labelled: Sequence[go.Scattergl] | None = None,
                density: DensityImage | None = None, selected_at: np.ndarray | None = None,
-               detail: Callable[[tuple[float, float], tuple[float, float]], DensityImage] | None = None
-               ) -> go.Figure:
+               detail: Callable[[tuple[float, float], tuple[float, float]], DensityImage] | None = None,
+               looked_at: tuple[tuple[float, float], tuple[float, float]] | None = None) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
@@ -152,7 +152,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     image, explore/map_density.py) the points are drawn by it and only marked ones as markers; `selected_at` then
     gives the selected articles' coordinates (the selection may hold articles outside `points`): the first
     SELECTED_DRAWN are ringed; `detail(x_range, y_range)`, the image of the range a centred map shows, is laid over
-    the whole one so the view around the seed is drawn at full resolution (the whole image, enlarged, is blurred)."""
+    the whole one so the view around the seed is drawn at full resolution (the whole image, enlarged, is blurred);
+    `looked_at` (x and y range), where the reader zoomed or panned a density map to, is drawn so instead."""
     hover = points.hover or [escape_html(title) for title in points.titles]
     traces = labelled if labelled is not None else (density_traces(points, colours) if density is not None
                                                      else label_traces(points, colours))
@@ -219,8 +220,9 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                          plot_bgcolor="white")
     if view is not None:
         figure.update_layout(**view)
-        if density is not None and detail is not None:
-            _density_background(figure, detail(tuple(view["xaxis"]["range"]), tuple(view["yaxis"]["range"])))
+    shown = looked_at or ((tuple(view["xaxis"]["range"]), tuple(view["yaxis"]["range"])) if view is not None else None)
+    if density is not None and detail is not None and shown is not None:
+        _density_background(figure, detail(*shown))
     return _titled(figure, escape_html(title), 640, bottom=70)
 
 

@@ -25,6 +25,18 @@ return {images: (gd._fullLayout.images || []).map(i => i.source.slice(0, 22)),
         selected: selected ? selected.x.length : 0, legend: gd._fullData.filter(t => t.showlegend).length};
 """
 
+READ_IMAGES = """
+return (document.querySelector('.js-plotly-plot')._fullLayout.images || []).map(i => ({x: i.x, sizex: i.sizex}));
+"""
+# the middle fifth of what the first map shows, as a reader's zoom would set it (Plotly.relayout fires the same event)
+ZOOM_IN = """
+const gd = document.querySelector('.js-plotly-plot');
+const [x0, x1] = gd._fullLayout.xaxis.range, [y0, y1] = gd._fullLayout.yaxis.range;
+const x = [x0 + 0.4 * (x1 - x0), x0 + 0.6 * (x1 - x0)], y = [y0 + 0.4 * (y1 - y0), y0 + 0.6 * (y1 - y0)];
+Plotly.relayout(gd, {'xaxis.range': x, 'yaxis.range': y});
+return {x: x, y: y, width: x[1] - x[0]};
+"""
+
 
 def _write_sample_map(name: str) -> None:
     """The map the page would project for its sample, placed instead by vital's shipped t-SNE map."""
@@ -110,6 +122,18 @@ def test_every_article_is_drawn_by_density_under_the_seed_and_a_box_selects_from
     text = _main_text(browser)
     assert f"All {ROWS:,} articles of the corpus, drawn by density" in text and "Marie Curie" in text
     shot(browser, "density_map_marie_curie.png")
+
+    # a zoom by hand: the image of the new view is aggregated anew (not the whole image enlarged)
+    wanted = browser.execute_script(ZOOM_IN)
+    wait(browser, lambda d: any(abs(i["x"] - wanted["x"][0]) < 1e-6 and abs(i["sizex"] - wanted["width"]) < 1e-6
+                                for i in d.execute_script(READ_IMAGES)), timeout=120, message="the zoomed view drawn")
+    idle(browser, timeout=120)
+    seen = browser.execute_script(READ_MAP)
+    assert seen["images"] == ["data:image/png;base64,"] * 2 and seen["seed"] == 1, seen
+    ranges = browser.execute_script("const l = document.querySelector('.js-plotly-plot')._fullLayout;"
+                                    "return [l.xaxis.range, l.yaxis.range];")
+    assert ranges[0] == pytest.approx(wanted["x"]) and ranges[1] == pytest.approx(wanted["y"]), ranges  # view kept
+    shot(browser, "density_map_zoomed.png")
 
     # double-click: the whole map, then a box over its middle quarter
     plot = browser.find_element("css selector", ".js-plotly-plot")

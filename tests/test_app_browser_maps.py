@@ -359,3 +359,25 @@ def test_a_lasso_in_one_map_chooses_the_articles_inside_it_in_both(server, brows
     drag.release().perform()
     _ringed_in_both(browser, "the lasso")
     shot(browser, "maps_lasso_selection.png")
+
+
+def test_on_the_dark_theme_the_maps_title_and_legend_take_the_page_s_colours_and_the_plot_stays_white(server, browser):
+    """A reader whose system is dark: around each plot (title, legend, toolbar) the page's dark background and light
+    text; inside it the white the marks and labels are drawn for."""
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
+                                                                          "value": "dark"}]})
+    try:
+        _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+        seen = browser.execute_script("""
+            const lum = c => { const [r, g, b] = c.match(/\\d+/g).map(Number); return (0.299*r + 0.587*g + 0.114*b) / 255; };
+            return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
+                page: lum(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor),
+                paper: lum(gd._fullLayout.paper_bgcolor), plot: lum(gd._fullLayout.plot_bgcolor),
+                title: lum(getComputedStyle(gd.querySelector('.gtitle')).fill),
+                legend: lum(getComputedStyle(gd.querySelector('.legendtext')).fill)}));""")
+        for plot in seen:
+            assert plot["page"] < 0.3 and abs(plot["paper"] - plot["page"]) < 0.02, plot  # the page's own dark
+            assert plot["plot"] == 1 and plot["title"] > 0.6 and plot["legend"] > 0.6, plot
+        shot(browser, "maps_dark.png")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

@@ -20,9 +20,9 @@ HERE = Path(__file__).resolve().parent
 COMPONENT_NAME = "aspectnav_map_chart"
 
 
-def map_chart(figure: go.Figure, key: str, on_event: Callable[[MapEvent], None]) -> None:
+def map_chart(figure: go.Figure, key: str, on_event: Callable[[MapEvent], None], dense: bool = False) -> None:
     """Draw `figure` in the map called `key` (the same key keeps the same graph); a reader's click or selection
-    calls `on_event(event)` before the page reruns."""
+    calls `on_event(event)` before the page reruns, and on a `dense` map (drawn by density) a zoom or pan too."""
     data = {"spec": pio.to_json(figure, validate=False), "plotly": plotly_script_url(),
-            "height": figure.layout.height or 640}
+            "height": figure.layout.height or 640, "dense": dense}
     mount_event_component(COMPONENT_NAME, HERE / "map_chart.js", data, key, TRIGGERS, parse_map_event, on_event)

@@ -14,8 +14,8 @@ import plotly.graph_objects as go
 
 from explore.map_density import rows_in_box, rows_in_polygon
 
-CLICK, AREA, CLEAR = "click", "area", "clear"  # the map's triggers (map_chart.js sends these)
-TRIGGERS = (CLICK, AREA, CLEAR)
+CLICK, AREA, CLEAR, VIEW = "click", "area", "clear", "view"  # the map's triggers (map_chart.js sends these)
+TRIGGERS = (CLICK, AREA, CLEAR, VIEW)
 MAX_SHAPES = 16  # boxes and lassos in one selection (a reader draws one; shift adds a few)
 log = logging.getLogger("aspectnav.map_chart")
 
@@ -55,7 +55,16 @@ class Unmarked:
     """A click on nothing (or a double-click in a selection tool): the marked article is unmarked."""
 
 
-MapEvent = Union[PointClicked, AreaChosen, Unmarked]
+@dataclass(frozen=True)
+class ViewChanged:
+    """A density map zoomed or panned by hand (map_chart.js sends it only for those): the image of what it now
+    shows is aggregated anew, so a closer look is drawn at the screen's resolution, not the whole image enlarged.
+    `x_range`/`y_range` None: the whole map again."""
+    x_range: tuple[float, float] | None
+    y_range: tuple[float, float] | None
+
+
+MapEvent = Union[PointClicked, AreaChosen, Unmarked, ViewChanged]
 
 
 def _number(value: object) -> float | None:
@@ -86,6 +95,18 @@ def _area(value: dict) -> AreaChosen | None:
     return AreaChosen(tuple(parsed_boxes), tuple(parsed_lassos), frozenset(hidden))  # type: ignore[arg-type]
 
 
+def _range(value: object) -> tuple[float, float] | None:
+    low, high = (_number(v) for v in value) if isinstance(value, list) and len(value) == 2 else (None, None)
+    return (low, high) if low is not None and high is not None and low < high else None
+
+
+def _view(value: dict) -> ViewChanged | None:
+    if value.get("whole") is True:
+        return ViewChanged(None, None)
+    x_range, y_range = _range(value.get("x")), _range(value.get("y"))
+    return ViewChanged(x_range, y_range) if x_range and y_range else None
+
+
 def parse_map_event(trigger: str, value: object) -> MapEvent | None:
     """The event a trigger's value stands for; None when the value is not one the map sends."""
     if trigger == CLICK and isinstance(value, str) and value:
@@ -94,5 +115,7 @@ def parse_map_event(trigger: str, value: object) -> MapEvent | None:
         return area
     if trigger == CLEAR and value is True:
         return Unmarked()
+    if trigger == VIEW and isinstance(value, dict) and (view := _view(value)) is not None:
+        return view
     log.warning("Ignored a map event the page does not send: %s=%r", trigger, value)
     return None

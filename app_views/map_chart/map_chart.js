@@ -55,6 +55,43 @@ function listen(graph) {
     if (chosen.boxes.length || chosen.lassos.length) send("area", chosen);
   });
   graph.on("plotly_deselect", () => send("clear", true));
+  // a density map's zoom or pan (not a tool switch, not a redraw): the server draws the image of the new view anew
+  let pending = null, sent = "";
+  graph.on("plotly_relayout", (change) => {
+    if (!graph.__anDense || !change) return;
+    const keys = Object.keys(change);
+    if (!keys.some((key) => /^[xy]axis\.(range|autorange)/.test(key))) return;
+    clearTimeout(pending);
+    pending = setTimeout(() => {
+      const { xaxis, yaxis } = graph._fullLayout;
+      const view = change["xaxis.autorange"] || change["yaxis.autorange"] ? { whole: true }
+        : { x: xaxis.range.map(Number), y: yaxis.range.map(Number) };
+      const said = JSON.stringify(view);
+      if (said !== sent) { sent = said; send("view", view); }
+    }, 250);
+  });
+}
+
+function brightness(colour) { // "rgb(r, g, b)" or "rgba(r, g, b, a)" → 0 (black) .. 1 (white); null when transparent
+  const parts = (colour.match(/[\d.]+/g) || []).map(Number);
+  if (parts.length < 3 || (parts.length > 3 && parts[3] === 0)) return null;
+  return (0.299 * parts[0] + 0.587 * parts[1] + 0.114 * parts[2]) / 255;
+}
+
+// The page's typeface, and on a dark theme its background and text colour around the plot (title, legend, toolbar);
+// the plot area stays white, as the figure's marks and the density image are drawn for it.
+function themed(layout, element) {
+  const style = getComputedStyle(element);
+  layout.font = { family: style.fontFamily, ...(layout.font || {}) };
+  let background = null;
+  for (let node = element; node && node.nodeType === 1 && background === null; node = node.parentElement) {
+    const colour = getComputedStyle(node).backgroundColor;
+    if (brightness(colour) !== null) background = colour;
+  }
+  if (background === null || brightness(background) >= 0.5) return;
+  layout.paper_bgcolor = background;
+  layout.font.color = layout.font.color || style.color;
+  layout.modebar = { bgcolor: "rgba(0,0,0,0)", color: style.color, activecolor: "#ffffff", ...(layout.modebar || {}) };
 }
 
 export default function (component) {
@@ -68,13 +105,13 @@ export default function (component) {
   }
   graph.style.height = `${data.height}px`; // the space is kept while Plotly.js loads
   graph.__anSend = setTriggerValue;
+  graph.__anDense = Boolean(data.dense);
   if (graph.__anSpec === data.spec) return;
   graph.__anSpec = data.spec;
   loadPlotly(data.plotly).then((Plotly) => {
     if (graph.__anSpec !== data.spec) return; // a newer figure came meanwhile
     const figure = JSON.parse(data.spec);
-    // the page's own typeface (Streamlit's theme), where the figure sets none; colours stay the figure's (white paper)
-    figure.layout.font = { family: getComputedStyle(parentElement).fontFamily, ...(figure.layout.font || {}) };
+    themed(figure.layout, parentElement);
     return Plotly.react(graph, figure.data, figure.layout, CONFIG).then(() => {
       if (!graph.__anListening) listen(graph);
       graph.__anListening = true;

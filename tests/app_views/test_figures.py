@@ -54,3 +54,25 @@ def test_the_seed_label_points_from_beside_the_seed():
     figure = map_figure(points_of(["France"], ["seed"], {"France": 0}), "t", colour_map({"France": 0}))
     (label,) = figure.layout.annotations
     assert label.showarrow and (label.ax, label.ay) != (0, 0) and label.text == "★ T0"
+
+
+def test_a_density_map_draws_the_view_a_reader_zoomed_to_anew():
+    """`looked_at` (where a reader zoomed or panned a density map) replaces the seed's view as the range whose image
+    is aggregated anew and laid over the whole one."""
+    from explore.map_density import DensityImage
+
+    ranks = {"France": 0, "Japan": 1}
+    points = points_of(["France", "Japan", "France", "Japan"], ["seed", "sample", "sample", "sample"], ranks)
+    whole = DensityImage("data:image/png;base64,", (-10.0, 10.0), (-10.0, 10.0), 4)
+    drawn = []
+
+    def detail(x_range, y_range):
+        drawn.append((x_range, y_range))
+        return DensityImage("data:image/png;base64,", x_range, y_range, 4)
+
+    figure = map_figure(points, "map", colour_map(ranks), density=whole, detail=detail,
+                        looked_at=((1.0, 2.0), (3.0, 5.0)))
+    assert drawn == [((1.0, 2.0), (3.0, 5.0))]
+    assert [(image.x, image.y, image.sizex, image.sizey) for image in figure.layout.images] == \
+        [(-10.0, 10.0, 20.0, 20.0), (1.0, 5.0, 1.0, 2.0)]
+    assert len(map_figure(points, "map", colour_map(ranks), density=whole, detail=detail).layout.images) == 1

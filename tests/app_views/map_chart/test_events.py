@@ -1,9 +1,10 @@
 """What a map's script sends, read as typed events: a click, a box or lasso (the rows inside it), a click on
-nothing; anything else ignored."""
+nothing, a density map zoomed or panned; anything else ignored."""
 import numpy as np
 
 from app_views.figures import colour_map, map_figure
-from app_views.map_chart.events import AREA, CLEAR, CLICK, AreaChosen, PointClicked, Unmarked, parse_map_event
+from app_views.map_chart.events import (AREA, CLEAR, CLICK, VIEW, AreaChosen, PointClicked, Unmarked, ViewChanged,
+                                        parse_map_event)
 
 
 def test_a_click_a_click_on_nothing_and_malformed_values():
@@ -38,3 +39,12 @@ def test_on_a_map_the_points_of_a_label_hidden_in_the_legend_are_not_chosen():
     assert everything.ids_on_map(points.ids, points.coords, figure) == ["a0", "a1", "a2", "a3"]
     assert AreaChosen(everything.boxes, (), frozenset({japan, 99})).ids_on_map(
         points.ids, points.coords, figure) == ["a0", "a2"]
+
+
+def test_a_density_map_zoomed_or_shown_whole_and_views_it_does_not_send():
+    assert parse_map_event(VIEW, {"x": [-1.5, 2], "y": [0, 3.25]}) == ViewChanged((-1.5, 2.0), (0.0, 3.25))
+    assert parse_map_event(VIEW, {"whole": True}) == ViewChanged(None, None)
+    for value in ({}, {"whole": "yes"}, {"x": [2, 1], "y": [0, 1]}, {"x": [0, 1]}, {"x": [0, 1], "y": [0, "1"]},
+                  {"x": [0, float("inf")], "y": [0, 1]}, {"x": [0, 1, 2], "y": [0, 1]}, [0, 1, 0, 1], None):
+        assert parse_map_event(VIEW, value) is None, value
+
