@@ -369,7 +369,9 @@ def test_on_the_dark_theme_the_maps_title_and_legend_take_the_page_s_colours_and
     try:
         _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
         seen = browser.execute_script("""
-            const lum = c => { const [r, g, b] = c.match(/\\d+/g).map(Number); return (0.299*r + 0.587*g + 0.114*b) / 255; };
+            const rgb = c => { const e = document.createElement('i'); e.style.color = c; document.body.appendChild(e);
+                               const said = getComputedStyle(e).color; e.remove(); return said; };  // "white" too
+            const lum = c => { const [r, g, b] = rgb(c).match(/\\d+/g).map(Number); return (0.299*r + 0.587*g + 0.114*b) / 255; };
             return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
                 page: lum(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor),
                 paper: lum(gd._fullLayout.paper_bgcolor), plot: lum(gd._fullLayout.plot_bgcolor),
