@@ -341,7 +341,7 @@ marked = st.session_state.get(HIGHLIGHT)
 highlight = marked[1] if marked and marked[0] == seed_id and marked[1] in corpus else None
 with st.container(horizontal=True, vertical_alignment="center"):
     if highlight is None:
-        st.markdown("Click a point to mark it in both maps.")
+        click_hint = st.empty()  # said once the maps are drawn: whether they are centred closer in
     else:
         title = escape_markdown(corpus[highlight].title)
         st.markdown(f"Marked in both maps (red ring): **{title}**")
@@ -412,9 +412,11 @@ if listed:
 if selected:
     _selection_list(selected, colour_aspect)
 
+if highlight is None:  # up here, where a reader looks first: a map cut at its edges is not the whole corpus
+    click_hint.markdown("Click a point to mark it in both maps." + (
+        " Each map is centred on ★, closer in: double-click a map to see all of it." if (seed or plan.text) and
+        zooms_in(shown[0]) else ""))
 notes = []
-if (seed or plan.text) and zooms_in(shown[0]):
-    notes.append("Each map is centred on ★, closer in: double-click a map to see all of it.")
 notes.append("Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in both maps and "
              "listed below them.")
 if show_regions:

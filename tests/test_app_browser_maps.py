@@ -361,13 +361,13 @@ def test_a_lasso_in_one_map_chooses_the_articles_inside_it_in_both(server, brows
     shot(browser, "maps_lasso_selection.png")
 
 
-def test_on_the_dark_theme_the_maps_title_and_legend_take_the_page_s_colours_and_the_plot_stays_white(server, browser):
-    """A reader whose system is dark: around each plot (title, legend, toolbar) the page's dark background and light
-    text; inside it the white the marks and labels are drawn for."""
+def test_on_the_dark_theme_the_maps_take_the_page_s_colours_and_their_marks_stay_visible(server, browser):
+    """A reader whose system is dark: the page's dark background and light text around and inside each plot, the
+    neighbours' diamonds light instead of black, articles without a label a faint dark grey instead of light grey."""
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme",
                                                                           "value": "dark"}]})
     try:
-        _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+        _open_maps(browser, f"{server}/maps?seed=Marie+Curie&colour=country")  # many articles without a country
         seen = browser.execute_script("""
             const rgb = c => { const e = document.createElement('i'); e.style.color = c; document.body.appendChild(e);
                                const said = getComputedStyle(e).color; e.remove(); return said; };  // "white" too
@@ -376,10 +376,16 @@ def test_on_the_dark_theme_the_maps_title_and_legend_take_the_page_s_colours_and
                 page: lum(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor),
                 paper: lum(gd._fullLayout.paper_bgcolor), plot: lum(gd._fullLayout.plot_bgcolor),
                 title: lum(getComputedStyle(gd.querySelector('.gtitle')).fill),
-                legend: lum(getComputedStyle(gd.querySelector('.legendtext')).fill)}));""")
+                legend: lum(getComputedStyle(gd.querySelector('.legendtext')).fill),
+                plotted: (c => { const v = rgb(c).match(/[\\d.]+/g).map(Number), a = v.length > 3 ? v[3] : 1;
+                                 return a * lum(c) + (1 - a) * lum(gd._fullLayout.paper_bgcolor); })(
+                             gd._fullLayout.plot_bgcolor),  // as seen: over the paper
+                diamonds: lum(gd._fullData.find(t => t.name === '◇ neighbours').marker.color),
+                unlabelled: gd._fullData.filter(t => t.name.startsWith('(no label)')).map(t => lum(t.marker.color))}));""")
         for plot in seen:
             assert plot["page"] < 0.3 and abs(plot["paper"] - plot["page"]) < 0.02, plot  # the page's own dark
-            assert plot["plot"] == 1 and plot["title"] > 0.6 and plot["legend"] > 0.6, plot
+            assert plot["plotted"] < 0.3 and plot["title"] > 0.6 and plot["legend"] > 0.6, plot
+            assert plot["diamonds"] > 0.8 and plot["unlabelled"] and all(grey < 0.4 for grey in plot["unlabelled"]), plot
         shot(browser, "maps_dark.png")
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})

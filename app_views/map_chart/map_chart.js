@@ -78,9 +78,14 @@ function brightness(colour) { // "rgb(r, g, b)" or "rgba(r, g, b, a)" → 0 (bla
   return (0.299 * parts[0] + 0.587 * parts[1] + 0.114 * parts[2]) / 255;
 }
 
-// The page's typeface, and on a dark theme its background and text colour around the plot (title, legend, toolbar);
-// the plot area stays white, as the figure's marks and the density image are drawn for it.
-function themed(layout, element) {
+// Marks drawn for a white plot, and what they are on a dark one: the neighbours' black diamonds turn light, the faint
+// light grey of articles without a label turns a faint dark grey (it must stay the least visible).
+const ON_DARK = { "#111": "#e6e6e6", "#d9d9d9": "#4a4a4a" };
+
+// The page's typeface; on a dark theme its background and text colour, the plot a shade lighter than the page and the
+// marks above recoloured. A density map keeps a white plot: its images are drawn on white.
+function themed(figure, element) {
+  const { layout } = figure;
   const style = getComputedStyle(element);
   layout.font = { family: style.fontFamily, ...(layout.font || {}) };
   let background = null;
@@ -92,6 +97,14 @@ function themed(layout, element) {
   layout.paper_bgcolor = background;
   layout.font.color = layout.font.color || style.color;
   layout.modebar = { bgcolor: "rgba(0,0,0,0)", color: style.color, activecolor: "#ffffff", ...(layout.modebar || {}) };
+  if ((layout.images || []).length) return;
+  layout.plot_bgcolor = "rgba(255,255,255,0.05)";
+  for (const trace of figure.data) {
+    const marker = trace.marker || {};
+    if (typeof marker.color === "string" && ON_DARK[marker.color.toLowerCase()]) {
+      marker.color = ON_DARK[marker.color.toLowerCase()];
+    }
+  }
 }
 
 export default function (component) {
@@ -111,7 +124,7 @@ export default function (component) {
   loadPlotly(data.plotly).then((Plotly) => {
     if (graph.__anSpec !== data.spec) return; // a newer figure came meanwhile
     const figure = JSON.parse(data.spec);
-    themed(figure.layout, parentElement);
+    themed(figure, parentElement);
     return Plotly.react(graph, figure.data, figure.layout, CONFIG).then(() => {
       if (!graph.__anListening) listen(graph);
       graph.__anListening = true;

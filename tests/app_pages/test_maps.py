@@ -247,6 +247,9 @@ def test_a_marked_article_stays_in_view_of_both_centred_maps(app, monkeypatch):
     from app_views import figures
 
     monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
+    centred = app("app_pages/maps.py", seed="Person 7")
+    assert any(m.value.startswith("Click a point to mark it in both maps. Each map is centred on ★, closer in")
+               for m in centred.markdown)
     at = app("app_pages/maps.py", seed="Person 7", mark="Person 100")
     for chart in charts(at):
         clicked = _trace(chart, "clicked")
@@ -262,7 +265,8 @@ def test_a_marked_article_stays_in_view_of_both_centred_maps(app, monkeypatch):
 def test_a_small_map_is_shown_whole_around_its_seed(app):
     at = app("app_pages/maps.py", seed="Person 7")  # 120 points: read at a glance, not zoomed
     assert all("range" not in chart["layout"].get("xaxis", {}) for chart in charts(at))
-    assert not any("centred on ★" in c.value for c in at.caption)
+    assert not any("centred on ★" in m.value for m in [*at.caption, *at.markdown])
+    assert any(m.value == "Click a point to mark it in both maps." for m in at.markdown)
 
 
 def test_a_corpus_above_the_full_map_size_is_drawn_whole_by_density(app, monkeypatch):
