@@ -1,6 +1,7 @@
 """Evaluation: the training module's reports, one aspect per tab, every metric named and explained."""
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import streamlit as st
@@ -10,6 +11,7 @@ from app_views.corpus_choice import chosen_corpus
 from app_views.engine_cache import forget_engines, load_engine
 from app_views.evaluation_table import TABLE_METRICS, metric_table, row_heading
 from app_views.html_table import Cell, html_table
+from app_views.html_text import Code, Emphasis, caption, heading
 from app_views.bar_chart import judged_bar_chart, metric_bar_chart
 from app_views.judged_table import judged_chart_rows, judged_rows
 from app_views.markdown import code_span, escape_markdown
@@ -30,27 +32,30 @@ st.title("Evaluation")
 
 
 def worth_reading_section() -> None:
-    """Explore's columns on judged seeds: worth reading beside shares the aspect (training/judged_report.py)."""
+    """Explore's columns on judged seeds: worth reading beside shares the aspect (training/judged_report.py). Three
+    elements (its text, the choice, its table and chart) where it was seven: each one costs the browser on every
+    open."""
     judged = find_judged_reports(corpus.name)
     if not judged:
         return
-    st.subheader("Worth reading: Explore's columns on judged seeds")
-    st.caption("Is a card worth reading next? For each judged seed, the top 5 of every column Explore draws were "
-               "graded by judges who did not know the column: 2 = a reader of the seed would read it next, 1 = "
-               "related but not what a reader wants next, 0 = unrelated. *Worth reading* is nDCG@5 (graded) and "
-               "P@5 (grade 1 or 2) over the judged cards; a card never judged is counted, not guessed. *Shares the "
-               "aspect* is the share of the top 5 that share a label of the column's aspect with the seed (generic, "
-               "links and your mix: any aspect the seed has). A column is worth showing only where both are high: "
-               "the *column score* is their harmonic mean.")
+    st.html(heading("Worth reading: Explore's columns on judged seeds") + caption(
+        "Is a card worth reading next? For each judged seed, the top 5 of every column Explore draws were graded by "
+        "judges who did not know the column: 2 = a reader of the seed would read it next, 1 = related but not what a "
+        "reader wants next, 0 = unrelated. ", Emphasis("Worth reading"), " is nDCG@5 (graded) and P@5 (grade 1 or 2) "
+        "over the judged cards; a card never judged is counted, not guessed. ", Emphasis("Shares the aspect"),
+        " is the share of the top 5 that share a label of the column's aspect with the seed (generic, links and your "
+        "mix: any aspect the seed has). A column is worth showing only where both are high: the ",
+        Emphasis("column score"), " is their harmonic mean."))
     report = judged[0]
     block = st.selectbox("Columns", list(report.blocks), key="judged_block", width=360,
                          help="What Explore draws now, or the columns as they were when the seeds were judged.")
-    st.html(html_table(judged_rows(report, block), "Explore's columns on judged seeds"))
-    st.caption(escape_markdown(f"{report.pairs:,} judged pairs; mean ± sd over the seeds each column is drawn for. "
-                               "Files: ") + ", ".join(code_span(Path(p).name) for p in report.judgements) + ".")
-    st.html(judged_bar_chart(judged_chart_rows(report, block), "Worth reading and shares the aspect, per column "
-                             "(mean ± sd over seeds)").html())
-    st.subheader("Sharing the seed's labels: each space as aspect retrieval")
+    files = [part for path in report.judgements for part in (", ", Code(Path(path).name))][1:]
+    st.html(html_table(judged_rows(report, block), "Explore's columns on judged seeds")
+            + caption(f"{report.pairs:,} judged pairs; mean ± sd over the seeds each column is drawn for. Files: ",
+                      *files, ".")
+            + judged_bar_chart(judged_chart_rows(report, block), "Worth reading and shares the aspect, per column "
+                               "(mean ± sd over seeds)").html()
+            + heading("Sharing the seed's labels: each space as aspect retrieval"))
 
 
 worth_reading_section()
@@ -171,17 +176,17 @@ for column, tab in zip(report.aspects, tabs):
             seeds = f" {counts[0]:,} test articles are scored as seeds"
             seeds += (f"; {counts[1]:,} more have no relevant article among the candidates and are left out."
                       if counts[1] else ".")
-        st.markdown(f"A neighbour is relevant when it {escape_markdown(column_relevance(column))}.{seeds}")
         table = metric_table(report, column, pool)
-        st.html(html_table(table.rows, f"{column_title(column)}: every metric of each row"))
-        for line in table.left_out:
-            st.caption(escape_markdown(line))
         rows = report.metric_rows(column, pool)
         spread = [report.sd(row["space"], column, metric, pool) for row in rows]
         rows = [row | {"space": row_heading(report, row["space"])} for row in rows]
         title = f"{column_title(column)}: {metric_title(metric, k, n)}" + (" (mean ± sd over seeds)" if any(
             sd is not None for sd in spread) else "")
-        st.html(metric_bar_chart(rows, f"{METRICS[metric]}@{k}", title, spread).html())
+        # one element: the tab's sentence, table, notes and chart
+        st.html(f'<p>{html.escape(f"A neighbour is relevant when it {column_relevance(column)}.{seeds}")}</p>'
+                + html_table(table.rows, f"{column_title(column)}: every metric of each row")
+                + "".join(caption(line) for line in table.left_out)
+                + metric_bar_chart(rows, f"{METRICS[metric]}@{k}", title, spread).html())
 
 row_notes = opened("What each row is (its query)", ROW_NOTES) if report.notes else None
 if row_notes is not None:

@@ -2,7 +2,7 @@
 
     python -m benchmarks browser_latency
 
-Both pages are served by `streamlit run` on loopback exactly as a reader's server would be (app.py with the
+Both pages are served by `streamlit run` on loopback exactly as a reader's server would be (serve.py, app.py behind its page address hint, with the
 shipped .streamlit/config.toml; the minimal page, benchmarks/minimal_page.py, with the file watcher off too) and
 driven by Debian's headless Chromium, in interleaved rounds after a warm-up. "Settled"/"interactive" is
 measured inside the page, on every animation frame: Streamlit's script state is notRunning, no element is

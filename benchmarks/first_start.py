@@ -5,7 +5,7 @@
 Server: a new process with an empty $ASPECTNAV_HOME runs the Explore page for one seed through Streamlit's
 AppTest (imports, the vital corpus from its shipped build, the shipped spaces opened, the page drawn). The
 peer is the same run again on the now-warm data home: what is left of a start once nothing is built.
-Browser: `streamlit run app.py` on loopback and headless Chromium; the time from asking for the page to the
+Browser: `streamlit run serve.py` on loopback and headless Chromium; the time from asking for the page to the
 generic column's neighbour cards being on screen, fresh data home against warm. Quality: the neighbours a
 cold start shows are the ones a warm start shows.
 """

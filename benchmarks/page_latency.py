@@ -3,7 +3,7 @@ against a minimal Streamlit page in the same run.
 
     python -m benchmarks page_latency
 
-Served and driven as benchmarks/browser_latency.py does (`streamlit run app.py` as a reader's server runs it, the
+Served and driven as benchmarks/browser_latency.py does (`streamlit run serve.py` as a reader's server runs it, the
 minimal page benchmarks/minimal_page.py beside it, Debian's headless Chromium, interleaved rounds after a warm-up,
 medians). "Interactive" is measured inside the page on every animation frame: Streamlit's script state is notRunning,
 nothing is stale, no skeleton, spinner or progress bar is left, and what a reader needs is there —

@@ -1,4 +1,4 @@
-"""What the app's browser tests share: `streamlit run app.py` on loopback with its own data home,
+"""What the app's browser tests share: `streamlit run serve.py` (the README's command) on loopback with its own data home,
 Debian's headless Chromium driven by selenium, waits that survive Streamlit's reruns, screenshots.
 """
 from __future__ import annotations
@@ -29,24 +29,27 @@ def free_port() -> int:
 
 @contextmanager
 def streamlit_server(home: Path, log_path: Path, log_name: str = "streamlit.log"):
-    """`streamlit run app.py` on 127.0.0.1 over the data home `home`; yields the base URL. Its log is
+    """`streamlit run serve.py` on 127.0.0.1 over the data home `home`; yields the base URL. Its log is
     copied to test-artifacts/`log_name` when it stops."""
     with served_page(home, log_path, log_name) as (url, _):
         yield url
 
 
 @contextmanager
-def served_page(home: Path, log_path: Path, log_name: str = "streamlit.log", script: str = "app.py"):
+def served_page(home: Path, log_path: Path, log_name: str = "streamlit.log", script: str = "serve.py",
+                options: tuple[str, ...] = ()):
     """`streamlit run SCRIPT` from the checkout as the README starts it (its .streamlit/config.toml applies:
-    no file watching), on a free loopback port; yields the base URL and the server's process id."""
+    no file watching), with more `options` (`--server.baseUrlPath`, ...), on a free loopback port; yields the base URL
+    (below any base path) and the server's process id."""
     port = free_port()
     env = os.environ | {"ASPECTNAV_HOME": str(home), "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
     log = Path(log_path).open("w+")
     process = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true", "--server.address",
-         "127.0.0.1", "--server.port", str(port)],
+         "127.0.0.1", "--server.port", str(port), *options],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    base = options[options.index("--server.baseUrlPath") + 1].strip("/") if "--server.baseUrlPath" in options else ""
+    url = f"http://127.0.0.1:{port}" + (f"/{base}" if base else "")
     try:
         deadline = time.monotonic() + 60
         while True:

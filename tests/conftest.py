@@ -64,7 +64,7 @@ def postgres():
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """One `streamlit run app.py` over a fresh data home, shared by the browser tests of the embedded
+    """One `streamlit run serve.py` over a fresh data home, shared by the browser tests of the embedded
     corpus (a module with its own corpus overrides it): the corpus and each map are built once a run."""
     from tests.browser import streamlit_server
 

@@ -1,5 +1,5 @@
 """End to end in a real headless Chromium (Debian's chromium + chromium-driver, driven by
-selenium) against `streamlit run app.py` on loopback: pick a seed with the type-ahead, click a
+selenium) against `streamlit run serve.py` on loopback: pick a seed with the type-ahead, click a
 neighbour, go back, open Maps, click a point. Screenshots go to test-artifacts/.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No dead ends, in a real headless Chromium against `streamlit run app.py`: a misspelt URL seed
+"""No dead ends, in a real headless Chromium against `streamlit run serve.py`: a misspelt URL seed
 offers a clickable title, the title search forgives typos, accents and case as the reader types,
 switching seed mode clears the other mode's results, and the trail goes back and forward like a
 browser. Screenshots: test-artifacts/navigation_*.png.

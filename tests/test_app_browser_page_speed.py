@@ -101,3 +101,45 @@ def test_evaluation_draws_the_open_tab_s_chart_and_another_when_opened(server, b
     title = browser.execute_script("""const p = [...document.querySelectorAll('[role="tabpanel"]')]
         .find(p => p.offsetParent !== null); return p.querySelector('figure.an-bars figcaption').innerText;""")
     assert title.startswith(label), (title, label)
+
+
+HEALTH_PROBES = """return performance.getEntriesByType('resource').map(r => r.name)
+    .filter(name => name.endsWith('/_stcore/health'));"""
+
+
+def _opened_with_one_probe(browser, address: str, expected_probe: str, picture: str) -> None:
+    """`address` opened afresh is interactive (its title search enabled) after one health probe, at `expected_probe`:
+    the frontend was told the page's address is a page (app_server/page_address_hint.py), not a base path to try."""
+    browser.get(address)
+    wait(browser, lambda d: d.find_elements("css selector", '[class*="st-key-browse_query"] input'),
+         message="the Corpus page's title search")
+    idle(browser)
+    assert browser.find_element("css selector", '[class*="st-key-browse_query"] input').is_enabled()
+    assert browser.execute_script(HEALTH_PROBES) == [expected_probe]
+    assert browser.find_elements("css selector", "figure.an-bars .an-line"), "the label charts drawn"
+    time.sleep(0.5)
+    shot(browser, picture)
+
+
+def test_a_page_opened_afresh_connects_at_the_first_try(server, browser):
+    """Before the hint, /corpus asked /corpus/_stcore/health first, got a 404 and waited 100 ms to try the root."""
+    _opened_with_one_probe(browser, f"{server}/corpus", f"{server}/_stcore/health", "speed_corpus_one_probe.png")
+    browser.find_element("css selector", '[data-testid="stSidebarNav"] a[href$="/maps"]').click()
+    wait(browser, lambda d: len(d.execute_script(READ_MAPS)) == 2, message="the maps after a page change")
+    assert "/maps?" in browser.current_url and browser.execute_script(HEALTH_PROBES) == [f"{server}/_stcore/health"]
+
+
+def test_under_a_base_path_a_page_connects_below_it(tmp_path):
+    """A server with `--server.baseUrlPath aspectnav` (and so a proxy that keeps its prefix): /aspectnav/corpus
+    connects at /aspectnav/_stcore, at the first try, and its root page still opens."""
+    from tests.browser import chromium, served_page
+
+    with served_page(tmp_path / "home", tmp_path / "base.log", "streamlit-base-path.log",
+                     options=("--server.baseUrlPath", "aspectnav")) as (url, _), \
+            chromium(tmp_path / "profile") as driver:
+        driver.set_window_size(1600, 1343)
+        assert url.endswith("/aspectnav")
+        _opened_with_one_probe(driver, f"{url}/corpus", f"{url}/_stcore/health", "speed_base_path_corpus.png")
+        driver.get(f"{url}/?seed=Marie+Curie")
+        wait(driver, lambda d: d.find_elements("css selector", "a.an-title"), message="Explore's cards at the base")
+        assert driver.execute_script(HEALTH_PROBES) == [f"{url}/_stcore/health"]

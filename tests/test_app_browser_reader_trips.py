@@ -1,4 +1,4 @@
-"""What a reader trips on (issue #37), in headless Chromium at 1600x1200 against `streamlit run app.py`: the title
+"""What a reader trips on (issue #37), in headless Chromium at 1600x1200 against `streamlit run serve.py`: the title
 search offers only what was typed, an inferred chip says what "inferred" means, the keyboard keeps its place on the
 panel's controls, a free-text seed gets its own mix, and the maps' region names neither overlap nor get cut.
 Screenshots: test-artifacts/trips_*.png.

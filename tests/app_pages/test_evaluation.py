@@ -67,14 +67,14 @@ def test_one_tab_per_aspect_with_named_metrics_and_reasons(app, report_file):
     assert "**1.000**" not in country and "1.000" in country  # overlap with generic describes: never "best"
     assert [row for row, _ in html_table_cells(_tables(at.tabs[0])[0]) if row in ("generic", "country space")] \
         == ["generic", "country space"]  # rows named as Explore names its columns
-    assert "20 test articles are scored as seeds; 3 more" in at.tabs[0].markdown[0].value
+    assert "20 test articles are scored as seeds; 3 more" in html_text(at.tabs[0].get("html")[0].proto.body)
     assert not at.tabs[1].children and not at.tabs[2].children  # lazy: only the open tab is drawn
     # a group column: overlap is for single aspects, AgTS of a single seed cannot be measured
     at.session_state["eval_tab"] = at.tabs[2].label  # the reader opens its tab
     at.run()
     group = at.tabs[2]
     assert not at.tabs[0].children
-    left_out = _plain(" ".join(c.value for c in group.caption))
+    left_out = " ".join(html_text(element.proto.body) for element in group.get("html"))
     assert ("Overlap@50 (overlap with generic): n/a: measured in the tabs of one aspect and of the seed's own aspects"
             in left_out)
     assert "AgTS (aspect-guided textual similarity): n/a: fewer than 2 labelled test articles" in left_out
@@ -197,12 +197,15 @@ def test_judged_columns_show_worth_reading_beside_shares_the_aspect(app, report_
     report.add("Explore's columns, served now", figures)
     report.save(isolated_home / "training" / "reports" / "fixture-s42-judged")
     at = app("app_pages/evaluation.py")
-    assert "Worth reading: Explore's columns on judged seeds" in [h.value for h in at.subheader]
+    shown = " ".join(html_text(element.proto.body) for element in at.get("html"))
+    assert shown.startswith("Worth reading: Explore's columns on judged seeds Is a card worth reading next?")
     table = _table(_tables(at)[0])
     for cell in ("worth reading: P@5", "shares the aspect@5", "column score", "country space", "your mix",
                  "Wikipedia links", "2 of 20"):  # unjudged cards counted, never guessed
         assert cell in table
     judged = _charts(at)[0]  # the judged bars, then each aspect's chart
-    assert judged.startswith("Worth reading and shares the aspect") and "worth reading (P@5): " in judged, judged
+    assert "Worth reading and shares the aspect, per column" in judged and "worth reading (P@5): " in judged, judged
     assert len(_charts(at)) == 2 and len(_tables(at)) == 2  # and the open tab's
-    assert "Sharing the seed's labels: each space as aspect retrieval" in [h.value for h in at.subheader]
+    assert "Files: judged.json . Worth reading and shares the aspect" in shown
+    assert "shares the aspect (@5): 1.00 ± 0.00 Sharing the seed's labels: each space as aspect retrieval" in shown
+    assert not at.subheader and at.selectbox(key="judged_block").value == "Explore's columns, served now"

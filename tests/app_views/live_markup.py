@@ -83,15 +83,16 @@ def live_in_charts(at) -> list[str]:
     return [live for figure in figures for live in live_in_figure(figure)]
 
 
-# What app_views/bar_chart.py, html_table.py and count_row.py write: any other tag or attribute in an st.html
+# What app_views/bar_chart.py, html_table.py, html_text.py and count_row.py write: any other tag or attribute in an st.html
 # fragment came from the data.
 _BAR_TAGS = {"style", "figure", "figcaption", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "a",
-             "strong", "em", "code", "abbr"}
+             "strong", "em", "code", "abbr", "p", "h3"}
 _BAR_ATTRIBUTES = {"class", "style", "scope", "title", "href", "aria-hidden", "aria-label"}
 
 
 def live_in_html(fragment: str) -> list[str]:
-    """Tags and attributes of an HTML fragment other than the bar charts' own, and links that leave the app."""
+    """Tags and attributes of an HTML fragment other than those the app writes itself (bar charts, tables, headings,
+    captions), and links that leave the app."""
     from html.parser import HTMLParser
 
     found = []
@@ -142,22 +143,31 @@ def live_in_html_elements(at) -> list[str]:
 
 
 def html_table_cells(fragment: str) -> list[tuple[str, str]]:
-    """Each header and cell of the tables in an HTML fragment (app_views/html_table.py), in order, as (text, how it
-    is set: "th", "td", "strong", "em" or "code" for the innermost markup)."""
+    """Each header and cell of the tables in an HTML fragment (app_views/html_table.py, not a bar chart's rows), in
+    order, as (text, how it is set: "th", "td", "strong", "em" or "code" for the innermost markup)."""
+    import re
     from html.parser import HTMLParser
 
     cells: list[list[str]] = []
 
     class Reader(HTMLParser):
+        inside = False
+
         def handle_starttag(self, tag, attrs):
-            if tag in ("th", "td"):
+            if tag == "table":
+                self.inside = "an-table" in (dict(attrs).get("class") or "").split()
+            elif tag in ("th", "td") and self.inside:
                 cells.append(["", tag])
-            elif tag in ("strong", "em", "code") and cells:
+            elif tag in ("strong", "em", "code") and cells and self.inside:
                 cells[-1][1] = tag
 
+        def handle_endtag(self, tag):
+            if tag == "table":
+                self.inside = False
+
         def handle_data(self, data):
-            if cells:
+            if cells and self.inside:
                 cells[-1][0] += data
 
-    Reader().feed(fragment.split("</style>")[-1])
+    Reader().feed(re.sub(r"<style>.*?</style>", "", fragment, flags=re.S))
     return [(text, how) for text, how in cells]

@@ -1,0 +1,11 @@
+"""The app as readers are served it: `streamlit run serve.py` runs app.py's pages behind the middleware of app_server/.
+
+app.py stays the page script (`streamlit run app.py` works too, and AppTest runs it); this entry only adds the page
+address hint (app_server/page_address_hint.py), so opening /maps or /corpus connects at once instead of 100 ms later.
+"""
+import streamlit as st
+from starlette.middleware import Middleware
+
+from app_server.page_address_hint import PageAddressHint
+
+app = st.App("app.py", middleware=[Middleware(PageAddressHint)])
