@@ -1,1 +1,1 @@
-"""What the app's web server adds to Streamlit's (serve.py mounts it): nothing a page draws, only how pages are served."""
+"""What the app's web server adds to Streamlit's (serve.py mounts it): how pages are served, nothing they draw."""

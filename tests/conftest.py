@@ -95,7 +95,8 @@ def ray_cluster():
     except ImportError:
         if os.environ.get("CI"):
             pytest.fail("Ray is not installed under CI, which installs the [ray] extra (.ci/run)")
-        pytest.skip("Ray is not installed: pip install -e '.[ray]'")
+        pytest.skip("Ray is not installed: these tests run where the [ray] extra is (pip install -e '.[ray]'; "
+                    ".ci/run installs it)")
     if ray.is_initialized():
         ray.shutdown()
     checkout = str(Path(__file__).resolve().parent.parent)
