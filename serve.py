@@ -1,11 +1,13 @@
 """The app as readers are served it: `streamlit run serve.py` runs app.py's pages behind the middleware of app_server/.
 
-app.py stays the page script (`streamlit run app.py` works too, and AppTest runs it); this entry only adds the page
-address hint (app_server/page_address_hint.py), so opening /maps or /corpus connects at once instead of 100 ms later.
+app.py stays the page script (`streamlit run app.py` works too, and AppTest runs it); this entry adds the page address
+hint (app_server/page_address_hint.py), so opening /maps or /corpus connects at once instead of 100 ms later, and serves
+the maps' points over HTTP (app_server/map_layers.py), fetched once by the browser instead of sent on every run.
 """
 import streamlit as st
 from starlette.middleware import Middleware
 
+from app_server.map_layers import MapLayerServer
 from app_server.page_address_hint import PageAddressHint
 
-app = st.App("app.py", middleware=[Middleware(PageAddressHint)])
+app = st.App("app.py", middleware=[Middleware(MapLayerServer), Middleware(PageAddressHint)])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
+from urllib.parse import parse_qsl
 
 import streamlit as st
 
@@ -19,8 +20,11 @@ from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
 from app_views.engine_cache import load_engine
 from app_views.figures import SELECTED_DRAWN, colour_map, density_traces, label_traces, map_figure, zooms_in
 from app_views.map_chart import map_chart
+from app_views.map_chart.payload import MapLayer
 from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, ViewChanged
 from app_views.markdown import code_span, escape_markdown
+from app_views.neighbour_list import list_data, neighbour_list
+from app_views.neighbour_list.events import MapFrom, NeighbourEvent
 from app_views.region_names import plot_width
 from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
@@ -42,6 +46,7 @@ PROJECTION = "map_projection"  # the Projector's value ("tsne" | "umap"): plain 
 ONLY = "map_only"  # (aspect, label): the label filter (from the URL, e.g. a Corpus page bar), while colouring by aspect
 URL_READ = "map_url_read"  # the Maps part of the URL last adopted or written: any other one was typed or loaded
 LOOKED_AT = "map_looked_at"  # map key -> (its uirevision, the x and y range a reader zoomed a density map to)
+EXPLORE_FROM = "map_explore_from"  # the article a reader chose "Explore from" for: the next run switches to Explore
 # Projection.source in words: in the map's title, then in the caption below it
 SOURCES = {"shipped": ("shipped", "shipped with AspectNav, checksum verified"),
            "cache": ("cached", "read from the cache in your data home"),
@@ -50,18 +55,19 @@ STAGES = {"early exaggeration": "separating clusters"}  # tsne's progress stages
 TABLE_ROWS = 1000  # selected articles listed on the page; the CSV holds them all
 
 
-def _map_event(event: MapEvent, seed_id: str | None, points: MapPoints, figure, layout=None, key: str = "",
+def _map_event(event: MapEvent, seed_id: str | None, points: MapPoints, traces, layout=None, key: str = "",
                revision: str = "") -> None:
     """A map's click or selection (app_views/map_chart/events.py): a box or lasso selects the articles inside it in
     both maps (on a density map every article of `layout` inside it, else the map's `points` but those of labels
-    hidden in the legend; an empty one clears the selection); a click marks the clicked article in both maps, a click
-    on nothing unmarks it; a density map's zoom or pan is kept for map `key` while it shows what `revision` says."""
+    hidden in the legend, `traces` the map's in the renderer's order; an empty one clears the selection); a click marks
+    the clicked article in both maps, a click on nothing unmarks it; a density map's zoom or pan is kept for map `key`
+    while it shows what `revision` says."""
     if isinstance(event, ViewChanged):
         looked = (event.x_range, event.y_range) if event.x_range and event.y_range else None
         st.session_state[LOOKED_AT] = {**st.session_state.get(LOOKED_AT, {}), key: (revision, looked)}
     elif isinstance(event, AreaChosen):
         chosen = ids_of_rows(corpus, event.rows_in(layout)) if layout is not None else \
-            event.ids_on_map(points.ids, points.coords, figure)
+            event.ids_on_map(points.ids, points.coords, traces)
         st.session_state[SELECTED] = tuple(dict.fromkeys(chosen)) or None
     elif isinstance(event, PointClicked):
         st.session_state[HIGHLIGHT] = (seed_id, event.article_id) if event.article_id in corpus else None
@@ -160,10 +166,11 @@ def _adopt_map_url(corpus, names: list[str], aspects: list[str], seed_id: str | 
 
 def _write_map_url(corpus, state: MapState) -> None:
     query = map_query(state)
+    changed = {key: query[key] for key in MAP_PARAMS if key in query and st.query_params.get(key) != query[key]}
+    if changed:
+        st.query_params.update(changed)  # one message to the browser (each assignment sends one)
     for key in MAP_PARAMS:
-        if key in query and st.query_params.get(key) != query[key]:
-            st.query_params[key] = query[key]
-        elif key not in query and key in st.query_params:
+        if key not in query and key in st.query_params:
             del st.query_params[key]
     st.session_state[URL_READ] = query
 
@@ -176,12 +183,11 @@ def _regions(corpus_key: str, map_key: str, _points: MapPoints) -> list[Region]:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _label_traces(map_key: str, _points: MapPoints, _colours: dict[str, str], dense: bool = False) -> list:
-    """A map's label traces (figures.label_traces; on a density map, figures.density_traces), once per corpus
-    object, space, sample rows, projection, colouring and filter (`map_key`), for every session and seed: a seed
-    change redraws only what marks the seed. Shared, and go.Figure copies what it is given, so nothing changes
-    them."""
-    return (density_traces if dense else label_traces)(_points, _colours)
+def _label_traces(map_key: str, _points: MapPoints, _colours: dict[str, str], dense: bool = False) -> MapLayer:
+    """A map's label traces (figures.label_traces; on a density map, figures.density_traces) and their JSON, once
+    per corpus object, space, sample rows, projection, colouring and filter (`map_key`), for every session and seed:
+    a seed change sends only what marks the seed anew. Shared and frozen: nothing changes them."""
+    return MapLayer.of(map_key, (density_traces if dense else label_traces)(_points, _colours))
 
 
 @st.cache_resource(show_spinner=False)
@@ -233,19 +239,18 @@ def _neighbour_list(engine, plan: MapPlan, sides, seed, titles) -> None:
     if not any(plan.neighbours.values()):
         return
     found = map_neighbours(engine, sides, plan.neighbours, seed, plan.text)
-    what = f"*{escape_markdown(seed.title)}*" if seed else f"“{escape_markdown(plan.text)}”"
-    st.markdown(f"**Nearest to ★ {what}**")
-    st.caption(f"The {view.k} nearest in each space; cosine similarity in " + " | ".join(
-        escape_markdown(t) for t in titles) + " (bold: among that space's nearest).")
-    for neighbour in found:
-        scores = " | ".join(f"**{sim:.2f}**" if rank else f"{sim:.2f}"
-                            for sim, rank in zip(neighbour.similarities, neighbour.ranks))
-        st.markdown(f"{escape_markdown(neighbour.title)}  \n:small[{scores}]")
-        with st.container(horizontal=True, gap="small"):
-            st.page_link("app_pages/explore.py", label="Explore from", icon=":material/explore:",
-                         query_params=view.url_query(corpus, seed_id=neighbour.id) | corpus_param(corpus.name))
-            st.button("Map from", key=f"map_from-{neighbour.id}", on_click=_map_from, args=(neighbour.id,),
-                      icon=":material/scatter_plot:", type="tertiary")
+    neighbour_list(list_data(found, seed.title if seed else plan.text, seed is None, view.k, titles,
+                             explore_hrefs(corpus)), _neighbour_event)
+
+
+def _neighbour_event(event: NeighbourEvent) -> None:
+    """Map from a listed article (it becomes the seed), or explore from it (the page switches on its next run)."""
+    if event.article_id not in corpus:
+        return
+    if isinstance(event, MapFrom):
+        _map_from(event.article_id)
+    else:
+        st.session_state[EXPLORE_FROM] = event.article_id
 
 
 def _seed_note(points: MapPoints, seed, label: str) -> str:
@@ -266,6 +271,8 @@ def _seed_note(points: MapPoints, seed, label: str) -> str:
 
 view = explore_view()
 corpus = chosen_corpus()
+if (leaving_for := st.session_state.pop(EXPLORE_FROM, None)) in corpus:  # "Explore from" in the neighbour list
+    st.switch_page("app_pages/explore.py", query_params=dict(parse_qsl(explore_hrefs(corpus)(leaving_for)[1:])))
 engine, engine_problem = load_engine(corpus)
 st.title("Maps")
 names = map_spaces(engine) if engine is not None else []
@@ -384,7 +391,7 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         short, said = SOURCES.get(points.source, (points.source, points.source))
         colours = colour_map(points.ranks)
         rows_key = hashlib.sha1(sample.rows.tobytes()).hexdigest()[:16]
-        labelled = _label_traces(f"{id(corpus)}/{corpus.content_hash}/{space_key(engine, kind)}/{rows_key}/"
+        under = _label_traces(f"{id(corpus)}/{corpus.content_hash}/{space_key(engine, kind)}/{rows_key}/"
                                  f"{projector}/{colour_aspect}/{only}", points, colours, layout is not None)
         density, detail, selected_at = None, None, None
         if layout is not None:
@@ -397,13 +404,15 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         revision = f"{seed_id or plan.text}/{space_key(engine, kind)}/{sample.key}/{projector}/{colour_aspect}/{only}"
         looked_revision, looked = st.session_state.get(LOOKED_AT, {}).get(key, (None, None))
         figure = map_figure(points, f"{label(kind)} · {points.method}, {short}", colours, highlight, centre=True,
-                            regions=regions, selected=selected, width_px=plot_width(weights, side), labelled=labelled,
+                            regions=regions, selected=selected, width_px=plot_width(weights, side), labelled=(),
                             density=density, selected_at=selected_at, detail=detail,
                             looked_at=looked if looked_revision == revision else None)
         figure.update_layout(uirevision=revision,
                              selectionrevision=hashlib.sha1("\n".join(selected).encode()).hexdigest()[:16])
-        map_chart(figure, key, lambda event, points=points, figure=figure, layout=layout, key=key, revision=revision:
-                  _map_event(event, seed_id, points, figure, layout, key, revision), dense=layout is not None)
+        traces = under.traces + tuple(figure.data)  # the renderer's order: the labelled points, then the marks
+        map_chart(figure, key, lambda event, points=points, traces=traces, layout=layout, key=key, revision=revision:
+                  _map_event(event, seed_id, points, traces, layout, key, revision), dense=layout is not None,
+                  under=under)
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))
 if listed:
     with columns[-1]:

@@ -12,18 +12,20 @@ from app_views.component_input import install_component_bounds
 
 
 @cache
-def _registered(name: str, js: Path, css: Path | None):
+def _registered(name: str, js: tuple[Path, ...], css: Path | None):
     import streamlit as st
 
     install_component_bounds()
-    return st.components.v2.component(name, js=js.read_text(encoding="utf-8"),
+    script = "\n".join(part.read_text(encoding="utf-8") for part in js)
+    return st.components.v2.component(name, js=script,
                                       css=css.read_text(encoding="utf-8") if css else None, isolate_styles=False)
 
 
-def mount_event_component(name: str, js: Path, data: dict, key: str, triggers: Sequence[str],
+def mount_event_component(name: str, js: Path | Sequence[Path], data: dict, key: str, triggers: Sequence[str],
                           parse: Callable[[str, object], Any], on_event: Callable[[Any], None],
                           css: Path | None = None) -> None:
-    """Draw the component `name` (script `js`, styles `css`) with `data` under `key`; when its script sends one of
+    """Draw the component `name` (script `js`: one file, or files joined in order, the last one's default export the
+    component's; styles `css`) with `data` under `key`; when its script sends one of
     `triggers`, `parse(trigger, value)` makes the event (None: ignored) and `on_event(event)` runs."""
     import streamlit as st
 
@@ -33,4 +35,4 @@ def mount_event_component(name: str, js: Path, data: dict, key: str, triggers: S
             on_event(event)
 
     callbacks = {f"on_{trigger}_change": (lambda trigger=trigger: received(trigger)) for trigger in triggers}
-    _registered(name, js, css)(data=data, key=key, **callbacks)
+    _registered(name, (js,) if isinstance(js, Path) else tuple(js), css)(data=data, key=key, **callbacks)

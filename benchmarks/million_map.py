@@ -33,12 +33,12 @@ window.__anSettled = function (kind, wanted) {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"], [data-testid="stSpinner"]')) return false;
-  const gd = document.querySelector('.js-plotly-plot');
-  if (!gd || !gd._fullLayout || !gd._fullData) return false;
-  const image = gd.querySelector('.layer-below image, .imagelayer image, image');
-  const seed = gd._fullData.find(t => t.name === '★ seed');
-  const select = gd.querySelector('[data-attr="dragmode"][data-val="lasso"]');
-  return !!image && !!seed && seed.x.length === 1 && !!select && document.body.textContent.includes(wanted);
+  const map = document.querySelector('.an-map');
+  if (!map || !map.anMap || !map.anMap.ready) return false;  // drawn: points and density images on the canvas
+  const images = (map.anMap.layout.images || []).length;
+  const seed = map.anMap.traces.find(t => t.name === '★ seed');
+  const select = map.querySelector('.an-map-tool[data-title="Lasso Select"]');
+  return images > 0 && !!seed && seed.x.length === 1 && !!select && document.body.textContent.includes(wanted);
 };
 """
 

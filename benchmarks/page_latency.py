@@ -7,7 +7,7 @@ Served and driven as benchmarks/browser_latency.py does (`streamlit run serve.py
 minimal page benchmarks/minimal_page.py beside it, Debian's headless Chromium, interleaved rounds after a warm-up,
 medians). "Interactive" is measured inside the page on every animation frame: Streamlit's script state is notRunning,
 nothing is stale, no skeleton, spinner or progress bar is left, and what a reader needs is there —
-- Maps (/maps?seed=Marie+Curie): both maps drawn by Plotly with every point of the corpus in each, the seed's ★
+- Maps (/maps?seed=Marie+Curie): both maps drawn (app_views/map_chart) with every point of the corpus in each, the seed's ★
   label on both, the space, colour and projection choices enabled;
 - Corpus (/corpus): the title search box enabled and one label chart per aspect drawn (HTML bars: each chart's
   bars in the DOM, a number written beside every bar);
@@ -29,9 +29,9 @@ from benchmarks.common import Row
 SEED = "Marie Curie"
 
 PAGE_JS = """
-window.__anPlots = function () {  // Plotly figures (the maps) that are drawn: layout computed, SVG in place
-  return [...document.querySelectorAll('.js-plotly-plot')].filter(gd => gd._fullLayout && gd._fullData
-    && gd.querySelector('.main-svg'));
+window.__anPlots = function () {  // the maps that are drawn: every point and image on the canvas, labels placed
+  return [...document.querySelectorAll('.an-map')].filter(m => m.anMap && m.anMap.ready
+    && m.querySelector('canvas.an-map-canvas').width > 0);
 };
 window.__anBarCharts = function (root) {  // HTML bar charts drawn: each with its bars and a number per bar in the DOM
   return [...root.querySelectorAll('figure.an-bars')].filter(f => f.querySelector('figcaption')
@@ -39,8 +39,8 @@ window.__anBarCharts = function (root) {  // HTML bar charts drawn: each with it
     && [...f.querySelectorAll('.an-num')].every(n => /\\d|n\\/a/.test(n.textContent))
     && f.querySelectorAll('.an-line').length === f.querySelectorAll('.an-num').length);
 };
-window.__anMapPoints = function (gd) {
-  return gd._fullData.filter(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name))
+window.__anMapPoints = function (map) {
+  return map.anMap.traces.filter(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name))
     .reduce((n, t) => n + (t.x ? t.x.length : 0), 0);
 };
 window.__anPageReady = function (kind, wanted) {
@@ -53,7 +53,8 @@ window.__anPageReady = function (kind, wanted) {
   const plots = window.__anPlots();
   if (kind === 'maps') {
     if (plots.length !== 2) return null;
-    const seeds = plots.map(gd => (gd._fullLayout.annotations || []).some(a => (a.text || '').startsWith('★ ' + wanted)));
+    const seeds = plots.map(m => [...m.querySelectorAll('.an-map-note')].some(n => !n.hidden
+      && n.textContent.startsWith('★ ' + wanted)));
     if (!seeds.every(Boolean)) return null;
     for (const key of ['map_left', 'map_right', 'map_colour', 'map_projection'])
       if (!enabled(`[class*="st-key-${key}"] input`)) return null;
@@ -97,17 +98,14 @@ def _open(driver, url: str, kind: str, wanted) -> tuple[float, dict]:
     return elapsed / 1000, shown
 
 
-def _map_from(driver, titles: dict[str, str]) -> tuple[float, str, dict]:
+def _map_from(driver) -> tuple[float, str, dict]:
     """Click "Map from" on the first neighbour listed beside the maps; seconds until both maps show it as ★."""
     driver.execute_script(SETTLED_JS + PAGE_JS)
-    key = driver.execute_script("""
-      const box = document.querySelector('[class*="st-key-map_from-"]');
-      return [...box.classList].find(c => c.startsWith('st-key-map_from-')).slice('st-key-map_from-'.length);""")
-    title = titles[key]
+    title = driver.execute_script("return document.querySelector('.an-nl-item .an-nl-title').textContent;")
     elapsed, shown = driver.execute_async_script("""
       const [title, done] = [arguments[0], arguments[arguments.length - 1]];
       const start = performance.now();
-      document.querySelector('[class*="st-key-map_from-"] button').click();
+      document.querySelector('.an-nl-item .an-nl-map').click();
       window.__anPageWait('maps', title, start, done);""", title)
     if elapsed < 0:
         raise RuntimeError(f"Map from {title!r}: the maps never showed it")
@@ -130,19 +128,18 @@ def _browser_cpu(profile: Path) -> float:
     return total
 
 
-def _corpus_facts() -> tuple[int, int, int, dict[str, str]]:
-    """The vital corpus's articles and aspects, the shipped report's aspects (its tabs), and titles by id."""
+def _corpus_facts() -> tuple[int, int, int]:
+    """The vital corpus's articles and aspects, and the shipped report's aspects (its tabs)."""
     from explore.corpus import open_corpus
     from training.report import find_reports
 
     corpus = open_corpus("vital")
     reports = find_reports("vital")
-    return (len(corpus), len(corpus.aspect_names), len(reports[0].aspects) if reports else 1,
-            {article.id: article.title for article in corpus})
+    return len(corpus), len(corpus.aspect_names), len(reports[0].aspects) if reports else 1
 
 
 def measure(rounds: int = 3) -> dict:
-    articles, aspects, tabs, titles = _corpus_facts()
+    articles, aspects, tabs = _corpus_facts()
     samples: dict[str, list] = {}
     with beside_the_minimal_page("benchmark-page-latency", 400) as (ours_url, ours_pid, minimal_url, minimal_pid,
                                                                     driver, profile):
@@ -163,7 +160,7 @@ def measure(rounds: int = 3) -> dict:
                 samples.setdefault(f"{name}_browser_cpu", []).append(_browser_cpu(profile) - browser_before)
                 if name == "maps":
                     before, browser_before = _server_cpu(pid), _browser_cpu(profile)
-                    seconds, title, shown = _map_from(driver, titles)
+                    seconds, title, shown = _map_from(driver)
                     samples.setdefault("seed_change", []).append(seconds)
                     samples.setdefault("seed_change_shown", []).append((title, shown))
                     time.sleep(1)

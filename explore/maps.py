@@ -29,6 +29,7 @@ import hashlib
 import json
 import logging
 import os
+import threading
 import zipfile
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -427,7 +428,8 @@ def most_labelled_aspect(corpus: Corpus, aspects: Sequence[str] | None = None) -
     """The aspect (of `aspects`, default all the corpus's) that labels the most articles: the default colouring,
     so as few points as possible are drawn faint for want of a label. Ties go to the first named."""
     aspects = list(corpus.aspect_names if aspects is None else aspects)
-    return max(aspects, key=corpus.coverage) if aspects else None
+    return _asked_before(corpus, ("most labelled", *aspects),
+                         lambda: max(aspects, key=corpus.coverage) if aspects else None)
 
 
 def label_ranks(corpus: Corpus, aspect: str | None, top: int = TOP_LABELS) -> dict[str, int]:
@@ -437,7 +439,8 @@ def label_ranks(corpus: Corpus, aspect: str | None, top: int = TOP_LABELS) -> di
     seed, the sample or the space, so two maps side by side and two seeds read alike."""
     if not aspect:
         return {}
-    return {label: rank for rank, (label, _) in enumerate(corpus.label_counts(aspect).most_common(top))}
+    return dict(_asked_before(corpus, ("ranks", aspect, top), lambda: {
+        label: rank for rank, (label, _) in enumerate(corpus.label_counts(aspect).most_common(top))}))
 
 
 def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, ranks: dict[str, int]) -> list[str]:
@@ -454,10 +457,40 @@ def colour_labels(corpus: Corpus, rows: Sequence[int], aspect: str | None, ranks
     return colours
 
 
+_ANSWERS: dict[tuple, tuple[Corpus, object]] = {}  # (question, corpus object id, ...) → (corpus, answer), latest few
+_ANSWERS_KEPT = 32
+_ANSWERS_LOCK = threading.Lock()
+
+
+def _asked_before(corpus: Corpus, key: tuple, make: Callable[[], object]) -> object:
+    """`make()`, kept for the latest few questions `key` about this corpus object: a page asks the same of the same
+    corpus on every run and for both of its maps (10,000 articles' labels read each time)."""
+    key = (id(corpus), *key)
+    with _ANSWERS_LOCK:
+        kept = _ANSWERS.get(key)
+    if kept is not None and kept[0] is corpus:
+        return kept[1]
+    answer = make()
+    with _ANSWERS_LOCK:
+        _ANSWERS[key] = (corpus, answer)
+        while len(_ANSWERS) > _ANSWERS_KEPT:
+            _ANSWERS.pop(next(iter(_ANSWERS)))
+    return answer
+
+
 def point_colours(corpus: Corpus, rows: Sequence[int], aspect: str | None,
                   only: str | None = None) -> tuple[list[str], dict[str, int]]:
     """Each row's colour label (colour_labels) and the ranks that colour them; with `only` (one label of `aspect`)
-    the articles carrying it take its colour and every other one is faint (FILTERED_OUT)."""
+    the articles carrying it take its colour and every other one is faint (FILTERED_OUT). Kept for the latest few
+    questions per corpus object."""
+    digest = hashlib.sha1(np.asarray(rows, dtype=np.int64).tobytes()).hexdigest()
+    colours, ranks = _asked_before(corpus, ("colours", digest, aspect, only),
+                                   lambda: _point_colours(corpus, rows, aspect, only))
+    return list(colours), dict(ranks)
+
+
+def _point_colours(corpus: Corpus, rows: Sequence[int], aspect: str | None,
+                   only: str | None) -> tuple[list[str], dict[str, int]]:
     ranks = label_ranks(corpus, aspect)
     if not (only and aspect):
         return colour_labels(corpus, rows, aspect, ranks), ranks

@@ -9,6 +9,7 @@ import time
 import pytest
 
 from tests.browser import ARTIFACTS, buttons, idle, shot, subheaders, wait
+from tests.browser_maps import click_point, drawn_maps
 
 pytestmark = pytest.mark.slow
 
@@ -21,7 +22,6 @@ def _credit(driver) -> str:
 
 
 def test_explore_then_maps_in_chromium(server, browser):
-    from selenium.webdriver.common.action_chains import ActionChains
 
     driver = browser
     started = time.monotonic()
@@ -53,25 +53,14 @@ def test_explore_then_maps_in_chromium(server, browser):
     wait(driver, lambda d: SEED in subheaders(d), message="back to the first seed")
     idle(driver)
 
-    # Maps: two plotly charts with the seed starred; a click marks a point, "Map from" makes it the seed.
+    # Maps: two maps with the seed starred; a click marks a point, "Map from" makes it the seed.
     driver.find_element("css selector", '[data-testid="stSidebarNav"] a[href$="/maps"]').click()
-    wait(driver, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) == 2, timeout=600,
-          message="two maps")
+    wait(driver, lambda d: drawn_maps(d) == 2, timeout=600, message="two maps")
     idle(driver, timeout=600)
     time.sleep(1)
     assert "CC BY-SA" in _credit(driver)
     shot(driver, "maps.png")
-    plot = driver.find_elements("css selector", ".js-plotly-plot")[0]
-    # Pixel position of the first neighbour marker, computed by plotly itself.
-    x, y, neighbour_id = driver.execute_script("""
-        const gd = arguments[0];
-        const index = gd._fullData.findIndex(t => t.name === '◇ neighbours');
-        const trace = gd._fullData[index];  // WebGL traces keep their points in x and y, not calcdata
-        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
-        return [xa._offset + xa.c2p(trace.x[0]), ya._offset + ya.c2p(trace.y[0]), trace.customdata[0]];
-    """, plot)
-    rect = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height];", plot)
-    ActionChains(driver).move_to_element_with_offset(plot, int(x - rect[0] / 2), int(y - rect[1] / 2)).click().perform()
+    neighbour_id = click_point(driver, 0, "◇ neighbours")  # the first neighbour's marker, where the map drew it
     wait(driver, lambda d: buttons(d, "map_from"), timeout=600, message=f"map click marks {neighbour_id}")
     idle(driver, timeout=600)
     buttons(driver, "map_from")[0].click()

@@ -13,22 +13,23 @@ import numpy as np
 import pytest
 
 from tests.browser import buttons, idle, served_page, shot, shot_of_text, wait
+from tests.browser_maps import choose_tool, plot_of
 
 pytestmark = pytest.mark.slow
 ROWS = 30_000
 READ_MAP = """
-const gd = document.querySelector('.js-plotly-plot');
-const seed = gd._fullData.find(t => t.name === '★ seed');
-const selected = gd._fullData.find(t => t.name === 'selected');
-return {images: (gd._fullLayout.images || []).map(i => i.source.slice(0, 22)),
-        drawn: !!gd.querySelector('image'), seed: seed ? seed.x.length : 0,
-        selected: selected ? selected.x.length : 0, legend: gd._fullData.filter(t => t.showlegend).length};
+const s = document.querySelector('.an-map').anMap;
+const seed = s.traces.find(t => t.name === '★ seed');
+const selected = s.traces.find(t => t.name === 'selected');
+return {images: (s.layout.images || []).map(i => i.source.slice(0, 22)),
+        drawn: s.ready && (s.layout.images || []).length > 0, seed: seed ? seed.x.length : 0,
+        selected: selected ? selected.x.length : 0, legend: s.traces.filter(t => t.showlegend).length};
 """
 
 READ_VIEW = """
-const gd = document.querySelector('.js-plotly-plot');
-const x = gd._fullLayout.xaxis.range;
-return {x: x, width: x[1] - x[0], images: (gd._fullLayout.images || []).map(i => ({x: i.x, sizex: i.sizex}))};
+const s = document.querySelector('.an-map').anMap;
+const x = s.xRange;
+return {x: x, width: x[1] - x[0], images: (s.layout.images || []).map(i => ({x: i.x, sizex: i.sizex}))};
 """
 
 
@@ -80,14 +81,11 @@ def _drag_a_box(driver, tries: int = 3) -> None:
     for attempt in range(tries):
         time.sleep(1)
         try:
-            plot = driver.find_element("css selector", ".js-plotly-plot")
-            area = plot.find_element("css selector", ".nsewdrag")
-            # the whole map first: a double-click's reset can be lost to a rerun, leaving it zoomed round the seed
-            driver.execute_script("arguments[0].click();",
-                                  plot.find_element("css selector", '.modebar-btn[data-title="Autoscale"]'))
+            area = plot_of(driver, 0)
+            # the whole map first: a double-click's view can be lost to a rerun, leaving it zoomed round the seed
+            choose_tool(driver, 0, "Whole map")
             time.sleep(0.5)
-            driver.execute_script("arguments[0].click();",
-                                  plot.find_element("css selector", '.modebar-btn[data-title="Box Select"]'))
+            choose_tool(driver, 0, "Box Select")
             width, height = area.size["width"], area.size["height"]
             ActionChains(driver).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
                 .move_by_offset(width // 4, height // 4).release().perform()
@@ -106,7 +104,7 @@ def test_every_article_is_drawn_by_density_under_the_seed_and_a_box_selects_from
     from selenium.webdriver.common.action_chains import ActionChains
 
     browser.get(f"{atlas}/maps?corpus=atlas&seed=Marie+Curie")
-    wait(browser, lambda d: d.find_elements("css selector", ".js-plotly-plot"), timeout=600, message="the map")
+    wait(browser, lambda d: d.find_elements("css selector", ".an-map"), timeout=600, message="the map")
     idle(browser, timeout=600)
     wait(browser, lambda d: d.execute_script(READ_MAP)["drawn"], timeout=60, message="the density image drawn")
     time.sleep(1.5)
@@ -118,9 +116,8 @@ def test_every_article_is_drawn_by_density_under_the_seed_and_a_box_selects_from
     shot(browser, "density_map_marie_curie.png")
 
     # a zoom by hand (the zoom tool, a drag over the middle fifth): the image of the new view is aggregated anew
-    plot = browser.find_element("css selector", ".js-plotly-plot")
-    area = plot.find_element("css selector", ".nsewdrag")
-    browser.execute_script("arguments[0].click();", plot.find_element("css selector", '.modebar-btn[data-title="Zoom"]'))
+    area = plot_of(browser, 0)
+    choose_tool(browser, 0, "Zoom")
     before = browser.execute_script(READ_VIEW)["x"]
     width, height = area.size["width"], area.size["height"]
     ActionChains(browser).move_to_element_with_offset(area, -width // 10, -height // 10).click_and_hold() \
@@ -137,9 +134,7 @@ def test_every_article_is_drawn_by_density_under_the_seed_and_a_box_selects_from
     shot(browser, "density_map_zoomed.png")
 
     # double-click: the whole map, then a box over its middle quarter
-    plot = browser.find_element("css selector", ".js-plotly-plot")
-    area = plot.find_element("css selector", ".nsewdrag")
-    ActionChains(browser).double_click(area).perform()
+    ActionChains(browser).double_click(plot_of(browser, 0)).perform()
     time.sleep(1.5)
     shot(browser, "density_map_whole.png")
     idle(browser, timeout=300)  # a double-click is two clicks too: one may mark an article, and the page reruns
@@ -152,7 +147,7 @@ def test_every_article_is_drawn_by_density_under_the_seed_and_a_box_selects_from
     assert count > 1000 and "the first 1,000 are listed, the CSV holds all" in line, line  # more than the sample's
     assert browser.execute_script(READ_MAP)["selected"] == min(count, 2000)
     assert buttons(browser, "map_selection_csv")
-    ActionChains(browser).double_click(browser.find_element("css selector", ".js-plotly-plot .nsewdrag")).perform()
+    ActionChains(browser).double_click(plot_of(browser, 0)).perform()
     time.sleep(1.5)  # the whole map again, the box's articles ringed
     shot(browser, "density_map_box_selection.png")
     shot_of_text(browser, "Selected:", "density_map_selection_list.png")

@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tests.browser import REPO, chromium, column_headings, grid_seed, idle, shot, streamlit_server, wait
+from tests.browser_maps import drawn_maps
 
 pytestmark = pytest.mark.slow
 
@@ -108,9 +109,9 @@ def test_an_own_corpus_without_trained_spaces_says_so_on_explore_and_maps(tmp_pa
         main = driver.find_element("css selector", '[data-testid="stMain"]').text
         assert "No space yet for aspects country, industry" in main
         # the map is computed after the note is drawn; on a loaded machine the status widget may look idle meanwhile
-        wait(driver, lambda d: len(d.find_elements("css selector", '.js-plotly-plot')) == 1,
+        wait(driver, lambda d: drawn_maps(d) == 1,
              timeout=300, message="the one map")
         idle(driver)
         time.sleep(1)
-        assert len(driver.find_elements("css selector", '.js-plotly-plot')) == 1
+        assert len(driver.find_elements("css selector", '.an-map')) == 1
         shot(driver, "famous_own_corpus_maps.png")

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.browser import buttons, idle, shot, streamlit_server, subheaders, wait
+from tests.browser_maps import drawn_maps, hover_point
 from tests.fixture_corpora import hostile_corpus
 
 pytestmark = pytest.mark.slow
@@ -122,22 +123,6 @@ def _main_text(driver) -> str:
     return driver.find_element("css selector", '[data-testid="stMain"]').text
 
 
-def _hover(driver, plot, trace: str | None = None) -> str:
-    """Hover the first point of the trace named `trace` (else of the first label in the legend); return the
-    hover label's text. The mousemove goes straight to plotly's drag layer: selenium's pointer moves do
-    not reach it in headless Chromium."""
-    driver.execute_script("""
-        const [gd, name] = arguments;
-        const index = gd._fullData.findIndex(t => name === null ? t.showlegend !== false : t.name === name);
-        const x = gd._fullData[index].x[0], y = gd._fullData[index].y[0];
-        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis, box = gd.getBoundingClientRect();
-        gd.querySelector('.nsewdrag').dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
-            clientX: box.x + xa._offset + xa.c2p(x), clientY: box.y + ya._offset + ya.c2p(y)}));
-    """, plot, trace)
-    return wait(driver, lambda d: plot.find_element("css selector", ".hoverlayer .hovertext").text,
-                timeout=20, message=f"hover label of {trace or 'the first trace'}")
-
-
 def test_hostile_corpus_and_urls_fetch_nothing_and_inject_nothing(server, browser, attacker, corpus):
     driver, host = browser, attacker.host
     evil = f"http://{host}"
@@ -187,15 +172,15 @@ def test_hostile_corpus_and_urls_fetch_nothing_and_inject_nothing(server, browse
 
     # Maps: legend, the seed's label on the chart, and the hover labels.
     _open(driver, server, "maps", seed=titles[1])
-    wait(driver, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) == 2, timeout=MAP_WAIT,
+    wait(driver, lambda d: drawn_maps(d) == 2, timeout=MAP_WAIT,
          message="two maps")
     idle(driver, timeout=MAP_WAIT)
     time.sleep(1)
-    plot = driver.find_elements("css selector", ".js-plotly-plot")[0]
+    plot = driver.find_elements("css selector", ".an-map")[0]
     check("maps", plot.text, titles[1], label)
-    check("maps hover seed", _hover(driver, plot, "★ seed"), titles[1], corpus.articles[1].aspects["country"][0])
+    check("maps hover seed", hover_point(driver, 0, "★ seed"), titles[1], corpus.articles[1].aspects["country"][0])
     shot(driver, "hostile_maps_hover.png")
-    check("maps hover label", _hover(driver, plot), label)  # the most frequent label
+    check("maps hover label", hover_point(driver, 0), label)  # the most frequent label
 
     # Corpus: label charts, the search's matches, the article reader and its links.
     _open(driver, server, "corpus")

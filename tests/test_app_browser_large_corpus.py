@@ -13,6 +13,7 @@ from urllib.parse import quote
 import pytest
 
 from tests.browser import buttons, column_headings, idle, served_page, shot, wait
+from tests.browser_maps import READ_MAPS, drawn_maps
 
 pytestmark = pytest.mark.slow
 
@@ -76,13 +77,11 @@ def test_a_recombined_article_opens_by_its_title(large, browser):
 def test_maps_draw_a_sample_with_the_seed_placed(large, browser):
     url, name, rows = large
     browser.get(f"{url}/maps?corpus={name}&seed=Marie+Curie")
-    wait(browser, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) >= 1, timeout=900,
+    wait(browser, lambda d: drawn_maps(d) >= 1, timeout=900,
          message="a map of the large corpus")
     idle(browser, timeout=300)
     time.sleep(2)
     shot(browser, "large_maps_marie_curie.png")
-    seeds = browser.execute_script(
-        "return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => "
-        "(gd._fullData.find(t => t.name === '★ seed') || {x: []}).x.length);")
+    seeds = [len(plot["seed"]["x"]) for plot in browser.execute_script(READ_MAPS)]
     assert seeds and all(count == 1 for count in seeds), seeds
     assert "random sample" in _main_text(browser).lower() and f"{rows:,}" in _main_text(browser)

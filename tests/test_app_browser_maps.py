@@ -13,35 +13,16 @@ import time
 import pytest
 
 from tests.browser import buttons, idle, shot, shot_of_text, wait
+from tests.browser_maps import READ_MAPS, choose_tool, click_point, drawn_maps, plot_of
 
 pytestmark = pytest.mark.slow
 
-# Plotly's own view of each map: trace name → marker colour, the legend's place, the annotations.
-READ_MAPS = """
-return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
-    colours: Object.fromEntries(gd._fullData.map(t => [t.name.replace(/ \\(\\d+\\)$/, ''), t.marker.color])),
-    names: gd._fullData.map(t => t.name),
-    offLegend: gd._fullData.filter(t => t.showlegend === false).map(t => t.name),
-    legendBottom: gd._fullLayout.legend.y < 0,
-    annotations: (gd._fullLayout.annotations || []).map(a => a.text),
-    regions: (gd._fullLayout.annotations || []).filter(a => a.name === 'region').map(a => a.text),
-    seed: (t => t ? {x: Array.from(t.x), y: Array.from(t.y)} : {x: [], y: []})(
-        gd._fullData.find(t => t.name === '★ seed')),
-    xRange: gd._fullLayout.xaxis.range, yRange: gd._fullLayout.yaxis.range,
-    points: gd._fullData.filter(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name))
-        .reduce((n, t) => n + t.x.length, 0),
-}));
-"""
-
-
-READ_TITLES = """return Array.from(document.querySelectorAll('.js-plotly-plot'))
-    .map(gd => [gd._fullLayout.title.text.replace(/<[^>]*>/g, '')]);"""
+READ_TITLES = "return Array.from(document.querySelectorAll('.an-map-title')).map(t => [t.textContent]);"
 
 
 def _open_maps(driver, url: str) -> list[dict]:
     driver.get(url)
-    wait(driver, lambda d: len(d.find_elements("css selector", ".js-plotly-plot")) == 2, timeout=600,
-         message=f"two maps at {url}")
+    wait(driver, lambda d: drawn_maps(d) == 2, timeout=600, message=f"two maps at {url}")
     idle(driver, timeout=600)
     time.sleep(1.5)
     return driver.execute_script(READ_MAPS)
@@ -59,32 +40,13 @@ def _main_text(driver) -> str:
     return driver.find_element("css selector", '[data-testid="stMain"]').text
 
 
-def _click_point(driver, plot_index: int, trace_name: str) -> str:
-    """Click the first point of the trace called `trace_name` in a map; returns its article id."""
-    from selenium.webdriver.common.action_chains import ActionChains
-
-    plot = driver.find_elements("css selector", ".js-plotly-plot")[plot_index]
-    x, y, article_id = driver.execute_script("""
-        const gd = arguments[0];
-        const index = gd._fullData.findIndex(t => t.name === arguments[1]);
-        const trace = gd._fullData[index];  // WebGL traces keep their points in x and y, not calcdata
-        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
-        return [xa._offset + xa.c2p(trace.x[0]), ya._offset + ya.c2p(trace.y[0]), trace.customdata[0]];
-    """, plot, trace_name)
-    width, height = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height];",
-                                          plot)
-    ActionChains(driver).move_to_element_with_offset(plot, int(x - width / 2), int(y - height / 2)).click().perform()
-    return article_id
-
-
 def _ringed_in_both(driver, shape: str) -> None:
     """Wait until a selection's articles are ringed in both maps and listed: the same articles, at least five."""
     wait(driver, lambda d: all("selected" in m["names"] for m in d.execute_script(READ_MAPS)) and
          "Selected:" in _main_text(d), timeout=300, message=f"{shape}'s articles ringed in both maps")
     idle(driver, timeout=300)
     time.sleep(1.5)
-    counts = driver.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd =>
-        gd._fullData.find(t => t.name === 'selected').x.length);""")
+    counts = [len(m["selected"]) for m in driver.execute_script(READ_MAPS)]
     assert counts[0] == counts[1] and counts[0] >= 5, counts  # the same articles in both maps
     assert f"Selected: {counts[0]:,} articles" in _main_text(driver)
 
@@ -107,7 +69,7 @@ def test_maps_keep_each_label_colour_across_seeds_and_mark_a_click_in_both(serve
     assert len(again) >= 5 and all(other[0]["colours"][n] == left["colours"][n] for n in again)  # across seeds
 
     _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
-    clicked = _click_point(browser, 0, "◇ neighbours")
+    clicked = click_point(browser, 0, "◇ neighbours")
     wait(browser, lambda d: all("clicked" in m["names"] for m in d.execute_script(READ_MAPS)), timeout=300,
          message=f"{clicked} marked in both maps")
     idle(browser, timeout=300)
@@ -198,10 +160,10 @@ def test_a_searched_article_is_marked_and_centred_in_both_maps_with_its_neighbou
     assert all(_centred_on_seed(plot) for plot in maps), [(p["seed"]["x"], p["xRange"]) for p in maps]
     text = _main_text(browser)
     assert "Nearest to ★ Pierre Curie" in text and "Marie Curie" in text
-    links = browser.find_elements("css selector", '[data-testid="stPageLink"] a')
+    links = browser.find_elements("css selector", ".an-nl-explore")
     assert sum(link.text.strip().endswith("Explore from") for link in links) >= 5
     assert any("seed=Marie+Curie" in (link.get_attribute("href") or "") for link in links)
-    assert len(buttons(browser, "map_from-")) >= 5
+    assert len(browser.find_elements("css selector", ".an-nl-map")) >= 5
 
 
 def test_a_free_text_seed_is_placed_by_its_neighbours_and_said_so(server, browser):
@@ -230,10 +192,8 @@ def test_a_box_selection_in_one_map_is_ringed_in_both_and_listed_with_a_csv(serv
     from selenium.webdriver.common.action_chains import ActionChains
 
     _open_maps(browser, f"{server}/maps?seed=Mount+Everest")
-    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]  # the country map
-    box_tool = plot.find_element("css selector", '.modebar-btn[data-title="Box Select"]')
-    browser.execute_script("arguments[0].click();", box_tool)
-    area = plot.find_element("css selector", ".nsewdrag")  # the plot area, where a drag selects
+    choose_tool(browser, 1, "Box Select")  # in the country map
+    area = plot_of(browser, 1)  # the plot area, where a drag selects
     width, height = area.size["width"], area.size["height"]
     ActionChains(browser).move_to_element_with_offset(area, -width // 8, -height // 8).click_and_hold() \
         .move_by_offset(width // 4, height // 4).release().perform()
@@ -257,7 +217,7 @@ def test_a_label_on_the_corpus_page_opens_the_maps_filtered_to_it(server, browse
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
     time.sleep(0.5)
     link.click()
-    wait(browser, lambda d: "/maps" in d.current_url and len(d.find_elements("css selector", ".js-plotly-plot")) == 2,
+    wait(browser, lambda d: "/maps" in d.current_url and drawn_maps(d) == 2,
          timeout=300, message="the Maps page")
     maps = _open_maps(browser, browser.current_url)
     assert "colour=country" in browser.current_url and "only=" in browser.current_url
@@ -272,7 +232,7 @@ def test_the_umap_projection_from_the_url_draws_both_maps_with_its_settings_said
     """Issue #26: ?proj=umap projects both maps with UMAP (computed, with progress, then cached); the control says
     UMAP and each map's caption names UMAP's settings."""
     browser.get(f"{server}/maps?seed=Ada+Lovelace&proj=umap")
-    wait(browser, lambda d: "UMAP map of" in _main_text(d) or d.find_elements("css selector", ".js-plotly-plot"),
+    wait(browser, lambda d: "UMAP map of" in _main_text(d) or d.find_elements("css selector", ".an-map"),
          timeout=600, message="UMAP progress or its maps")
     maps = _open_maps(browser, f"{server}/maps?seed=Ada+Lovelace&proj=umap")
     shot(browser, "maps_umap.png")
@@ -288,32 +248,31 @@ def test_the_umap_projection_from_the_url_draws_both_maps_with_its_settings_said
 
 
 def test_a_seed_change_redraws_into_the_same_graph_and_a_click_keeps_the_reader_s_view(server, browser):
-    """Issue #37 item 8: the maps keep their Plotly graphs and WebGL canvases across reruns (Plotly.react into the
-    same element), a click keeps the zoom the reader chose, and a label hidden in the legend is left out of a box."""
+    """Issue #37 item 8: the maps keep their views and canvases across reruns (a new figure is drawn by the same
+    renderer), a click keeps the zoom the reader chose, and a label hidden in the legend is left out of a box."""
     from selenium.webdriver.common.action_chains import ActionChains
 
     _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
-    browser.execute_script("""document.querySelectorAll('.js-plotly-plot').forEach((gd, i) => {
-        gd.__testMark = i; gd.__testCanvas = gd.querySelector('canvas'); });""")
-    buttons(browser, "map_from-")[0].click()
+    browser.execute_script("""document.querySelectorAll('.an-map').forEach((m, i) => {
+        m.__testMark = i; m.__testCanvas = m.querySelector('canvas'); });""")
+    browser.find_element("css selector", ".an-nl-item .an-nl-map").click()  # the first listed neighbour
     wait(browser, lambda d: "Marie" not in d.current_url, timeout=300, message="Map from reseeds the maps")
-    wait(browser, lambda d: all(not any(t.startswith("★ Marie Curie") for t in m["annotations"])
+    wait(browser, lambda d: all(m["ready"] and not any(t.startswith("★ Marie Curie") for t in m["annotations"])
                                 for m in d.execute_script(READ_MAPS)), timeout=300, message="the new seed drawn")
     idle(browser, timeout=300)
-    kept = browser.execute_script("""return [...document.querySelectorAll('.js-plotly-plot')].map((gd, i) =>
-        gd.__testMark === i && gd.querySelector('canvas') === gd.__testCanvas);""")
-    assert kept == [True, True], kept  # the same graphs, the same WebGL canvases
+    kept = browser.execute_script("""return [...document.querySelectorAll('.an-map')].map((m, i) =>
+        m.__testMark === i && m.querySelector('canvas') === m.__testCanvas);""")
+    assert kept == [True, True], kept  # the same maps, the same canvases
 
     # the whole right map (a double-click), then a click on a point: the page reruns, the view stays whole
     centred = browser.execute_script(READ_MAPS)[1]
-    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]
-    ActionChains(browser).double_click(plot.find_element("css selector", ".nsewdrag")).perform()
+    ActionChains(browser).double_click(plot_of(browser, 1)).perform()
     time.sleep(1)
     idle(browser, timeout=300)
     whole = browser.execute_script(READ_MAPS)[1]
     span = lambda plot: plot["xRange"][1] - plot["xRange"][0]  # noqa: E731
     assert span(whole) > 2 * span(centred), (centred["xRange"], whole["xRange"])
-    clicked = _click_point(browser, 1, "◇ neighbours")
+    clicked = click_point(browser, 1, "◇ neighbours")
     wait(browser, lambda d: "clicked" in d.execute_script(READ_MAPS)[1]["names"], timeout=300,
          message=f"{clicked} marked")
     idle(browser, timeout=300)
@@ -321,26 +280,29 @@ def test_a_seed_change_redraws_into_the_same_graph_and_a_click_keeps_the_reader_
     assert after["xRange"] == whole["xRange"] and after["yRange"] == whole["yRange"], (whole, after)
 
     # the first legend entry hidden, then a box over the whole right map: none of its points is chosen
-    hidden = browser.execute_script("""const trace = document.querySelectorAll('.js-plotly-plot')[1]._fullData
-        .find(t => t.showlegend !== false);  // the first legend entry
+    hidden = browser.execute_script("""const trace = document.querySelectorAll('.an-map')[1].anMap.traces
+        .find(t => t.showlegend);  // the first legend entry
         return [trace.name, Array.from(trace.customdata)];""")
-    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]
-    ActionChains(browser).click(plot.find_element("css selector", ".legend .traces .legendtoggle")).perform()
-    wait(browser, lambda d: d.execute_script("""return document.querySelectorAll('.js-plotly-plot')[1]._fullData
+    legend = browser.find_elements("css selector", ".an-map")[1].find_element("css selector", ".an-map-legend-item")
+    assert legend.text.strip() == hidden[0]
+    legend.click()
+    wait(browser, lambda d: d.execute_script("""return document.querySelectorAll('.an-map')[1].anMap.traces
         .some(t => t.visible === 'legendonly');"""), timeout=30, message=f"{hidden[0]} hidden")
-    plot = browser.find_elements("css selector", ".js-plotly-plot")[1]
-    browser.execute_script("arguments[0].click();", plot.find_element(
-        "css selector", '.modebar-btn[data-title="Box Select"]'))
-    area = plot.find_element("css selector", ".nsewdrag")
+    assert legend.get_attribute("aria-pressed") == "false"
+    choose_tool(browser, 1, "Box Select")
+    area = plot_of(browser, 1)
     width, height = area.size["width"], area.size["height"]
     ActionChains(browser).move_to_element_with_offset(area, -width // 2 + 2, -height // 2 + 2).click_and_hold() \
         .move_by_offset(width - 4, height - 4).release().perform()
     wait(browser, lambda d: "Selected:" in _main_text(d), timeout=300, message="the box's articles listed")
     idle(browser, timeout=300)
     time.sleep(1)
-    chosen = browser.execute_script("""return Array.from(document.querySelectorAll('.js-plotly-plot')[1]._fullData
-        .find(t => t.name === 'selected').customdata);""")
+    maps = browser.execute_script(READ_MAPS)
+    chosen = maps[1]["selected"]
     assert len(chosen) > 1000 and not set(chosen) & set(hidden[1]), (len(chosen), hidden[0])
+    still = browser.execute_script("""return document.querySelectorAll('.an-map')[1].anMap.traces
+        .find(t => t.name === arguments[0]).visible;""", hidden[0])
+    assert still == "legendonly", still  # the page reran (the box's rings): the label the reader hid stays hidden
     shot(browser, "maps_kept_view_hidden_label_box.png")
 
 
@@ -348,10 +310,8 @@ def test_a_lasso_in_one_map_chooses_the_articles_inside_it_in_both(server, brows
     from selenium.webdriver.common.action_chains import ActionChains
 
     _open_maps(browser, f"{server}/maps?seed=Mount+Everest")
-    plot = browser.find_elements("css selector", ".js-plotly-plot")[0]
-    browser.execute_script("arguments[0].click();", plot.find_element(
-        "css selector", '.modebar-btn[data-title="Lasso Select"]'))
-    area = plot.find_element("css selector", ".nsewdrag")
+    choose_tool(browser, 0, "Lasso Select")
+    area = plot_of(browser, 0)
     step = min(area.size["width"], area.size["height"]) // 6
     drag = ActionChains(browser).move_to_element_with_offset(area, -step, -step).click_and_hold()
     for dx, dy in ((step, 0), (step, step), (0, step), (-step, step // 2), (-step, -step // 2), (0, -2 * step)):
@@ -359,6 +319,40 @@ def test_a_lasso_in_one_map_chooses_the_articles_inside_it_in_both(server, brows
     drag.release().perform()
     _ringed_in_both(browser, "the lasso")
     shot(browser, "maps_lasso_selection.png")
+
+
+def test_a_map_reads_by_hover_keyboard_and_tools(server, browser):
+    """The renderer's own controls: a hover names the article under the pointer with its labels; arrow keys pan and
+    + zooms the focused map (the view changes, no rerun); the zoom tool's drag narrows the view; Whole map shows it
+    all again."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    from tests.browser_maps import hover_point
+
+    _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+    said = hover_point(browser, 0, "★ seed")
+    assert said.startswith("Marie Curie") and "topic:" in said, said
+    shot(browser, "maps_hover.png")
+    before = browser.execute_script(READ_MAPS)[0]
+    plot = plot_of(browser, 0)
+    browser.execute_script("arguments[0].focus();", plot)
+    plot.send_keys(Keys.ARROW_RIGHT)
+    plot.send_keys("+")
+    after = browser.execute_script(READ_MAPS)[0]
+    width = lambda m: m["xRange"][1] - m["xRange"][0]  # noqa: E731
+    assert abs(width(after) - width(before) / 2) < 1e-6 * width(before), (before["xRange"], after["xRange"])
+    assert after["xRange"][0] > before["xRange"][0]  # moved right, then zoomed in on the middle
+    choose_tool(browser, 0, "Zoom")
+    w, h = plot.size["width"], plot.size["height"]
+    ActionChains(browser).move_to_element_with_offset(plot, -w // 4, -h // 4).click_and_hold() \
+        .move_by_offset(w // 4, h // 4).release().perform()
+    zoomed = browser.execute_script(READ_MAPS)[0]
+    assert width(zoomed) < 0.3 * width(after), (after["xRange"], zoomed["xRange"])
+    choose_tool(browser, 0, "Whole map")
+    whole = browser.execute_script(READ_MAPS)[0]
+    assert width(whole) > 2 * width(before)  # the map was centred closer in; now all of it
+    assert "Marie Curie" in _main_text(browser)  # no rerun lost the page
 
 
 def test_on_the_dark_theme_the_maps_take_the_page_s_colours_and_their_marks_stay_visible(server, browser):
@@ -372,16 +366,15 @@ def test_on_the_dark_theme_the_maps_take_the_page_s_colours_and_their_marks_stay
             const rgb = c => { const e = document.createElement('i'); e.style.color = c; document.body.appendChild(e);
                                const said = getComputedStyle(e).color; e.remove(); return said; };  // "white" too
             const lum = c => { const [r, g, b] = rgb(c).match(/\\d+/g).map(Number); return (0.299*r + 0.587*g + 0.114*b) / 255; };
-            return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
+            return Array.from(document.querySelectorAll('.an-map')).map(m => ({
                 page: lum(getComputedStyle(document.querySelector('[data-testid="stApp"]')).backgroundColor),
-                paper: lum(gd._fullLayout.paper_bgcolor), plot: lum(gd._fullLayout.plot_bgcolor),
-                title: lum(getComputedStyle(gd.querySelector('.gtitle')).fill),
-                legend: lum(getComputedStyle(gd.querySelector('.legendtext')).fill),
+                paper: lum(m.anMap.paper), plot: lum(m.anMap.plotColour),
+                title: lum(getComputedStyle(m.querySelector('.an-map-title')).color),
+                legend: lum(getComputedStyle(m.querySelector('.an-map-legend-item')).color),
                 plotted: (c => { const v = rgb(c).match(/[\\d.]+/g).map(Number), a = v.length > 3 ? v[3] : 1;
-                                 return a * lum(c) + (1 - a) * lum(gd._fullLayout.paper_bgcolor); })(
-                             gd._fullLayout.plot_bgcolor),  // as seen: over the paper
-                diamonds: lum(gd._fullData.find(t => t.name === '◇ neighbours').marker.color),
-                unlabelled: gd._fullData.filter(t => t.name.startsWith('(no label)')).map(t => lum(t.marker.color))}));""")
+                                 return a * lum(c) + (1 - a) * lum(m.anMap.paper); })(m.anMap.plotColour),
+                diamonds: lum(m.anMap.traces.find(t => t.name === '◇ neighbours').color),
+                unlabelled: m.anMap.traces.filter(t => t.name.startsWith('(no label)')).map(t => lum(t.color))}));""")
         for plot in seen:
             assert plot["page"] < 0.3 and abs(plot["paper"] - plot["page"]) < 0.02, plot  # the page's own dark
             assert plot["plotted"] < 0.3 and plot["title"] > 0.6 and plot["legend"] > 0.6, plot
@@ -389,3 +382,23 @@ def test_on_the_dark_theme_the_maps_take_the_page_s_colours_and_their_marks_stay
         shot(browser, "maps_dark.png")
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def test_explore_from_a_listed_neighbour_opens_explore_with_it_as_the_seed(server, browser):
+    """The neighbour list's "Explore from" is a link (a new tab opens Explore there); a plain click switches page
+    in the same session."""
+    from tests.browser import grid_seed
+
+    _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+    first = browser.find_element("css selector", ".an-nl-item")
+    title = first.find_element("css selector", ".an-nl-title").text
+    link = first.find_element("css selector", ".an-nl-explore")
+    assert "seed=" in link.get_attribute("href") and "/maps" not in link.get_attribute("href")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", first)
+    time.sleep(0.5)
+    shot(browser, "maps_neighbour_list.png")
+    link.click()
+    wait(browser, lambda d: "/maps" not in d.current_url and grid_seed(d) == title, timeout=300,
+         message=f"Explore from {title}")
+    idle(browser)
+    assert "seed=" in browser.current_url

@@ -11,15 +11,9 @@ import time
 import pytest
 
 from tests.browser import idle, shot, wait
+from tests.browser_maps import READ_MAPS
 
 pytestmark = pytest.mark.slow
-
-READ_MAPS = """
-return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => ({
-    title: gd._fullLayout.title.text.replace(/<[^>]*>/g, ''),
-    points: gd._fullData.filter(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name))
-        .reduce((n, t) => n + t.x.length, 0)}));
-"""
 
 
 def _main_text(driver) -> str:
@@ -28,7 +22,8 @@ def _main_text(driver) -> str:
 
 def test_the_default_umap_maps_are_shipped_and_drawn_at_once(server, browser):
     browser.get(f"{server}/maps?seed=Ada+Lovelace&proj=umap")
-    wait(browser, lambda d: len(d.execute_script(READ_MAPS)) == 2, timeout=120, message="two UMAP maps")
+    wait(browser, lambda d: sum(m["ready"] for m in d.execute_script(READ_MAPS)) == 2, timeout=120,
+         message="two UMAP maps")
     idle(browser)
     time.sleep(1.5)
     shot(browser, "speed_umap_shipped.png")

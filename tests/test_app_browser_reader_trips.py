@@ -12,6 +12,7 @@ import time
 import pytest
 
 from tests.browser import buttons, idle, shot, subheaders, wait
+from tests.browser_maps import drawn_maps
 from tests.test_app_browser_navigation import search_box, type_in_search
 
 pytestmark = pytest.mark.slow
@@ -139,18 +140,14 @@ def test_a_free_text_seed_gets_its_own_mix_said_in_its_column(server, browser):
 def test_region_names_on_a_centred_map_neither_overlap_nor_leave_the_map(server, browser):
     driver = browser
     driver.get(f"{server}/maps?seed=Marie+Curie")
-    wait(driver, lambda d: len(d.find_elements("css selector", '.js-plotly-plot')) >= 2,
-         message="both maps")
+    wait(driver, lambda d: drawn_maps(d) >= 2, message="both maps")
     idle(driver)
     time.sleep(2)
     boxes = driver.execute_script("""
-        return [...document.querySelectorAll('.js-plotly-plot')].map(chart => {
-            const plot = chart.querySelector('.nsewdrag') || chart.querySelector('.bglayer rect');
-            const area = plot.getBoundingClientRect();
-            const names = [...chart.querySelectorAll('g.annotation')]
-                .filter(a => !a.querySelector('path') && a.textContent.includes('·'))  // no arrow: a region name
-                .map(a => { const r = a.querySelector('rect.bg') || a; const b = r.getBoundingClientRect();
-                            return [a.textContent, b.left, b.right, b.top, b.bottom]; });
+        return [...document.querySelectorAll('.an-map')].map(chart => {
+            const area = chart.querySelector('.an-map-plot').getBoundingClientRect();
+            const names = [...chart.querySelectorAll('.an-map-region')].filter(a => !a.hidden)
+                .map(a => { const b = a.getBoundingClientRect(); return [a.textContent, b.left, b.right, b.top, b.bottom]; });
             return [[area.left, area.right, area.top, area.bottom], names];
         });""")
     assert len(boxes) >= 2
@@ -181,13 +178,12 @@ def test_the_corpus_pages_reader_says_what_inferred_means(server, browser):
 def test_the_maps_colour_a_famous_article_by_its_inferred_topic_and_say_so(server, browser):
     driver = browser
     driver.get(f"{server}/maps?seed=Marie+Curie&right=topic&colour=topic")
-    wait(driver, lambda d: len(d.find_elements("css selector", '.js-plotly-plot')) >= 2,
-         message="both maps")
+    wait(driver, lambda d: drawn_maps(d) >= 2, message="both maps")
     idle(driver)
     time.sleep(2)
     found = driver.execute_script("""
-        return Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => {
-            const trace = gd._fullData.find(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name)
+        return Array.from(document.querySelectorAll('.an-map')).map(m => {
+            const trace = m.anMap.traces.find(t => !['★ seed', '◇ neighbours', 'clicked', 'selected'].includes(t.name)
                 && Array.from(t.customdata || []).includes('Marie_Curie'));
             if (!trace) return null;
             const at = Array.from(trace.customdata).indexOf('Marie_Curie');

@@ -40,13 +40,13 @@ class AreaChosen:
         found += [rows_in_polygon(coords, [x for x, _ in lasso], [y for _, y in lasso]) for lasso in self.lassos]
         return np.unique(np.concatenate(found)) if found else np.zeros(0, dtype=np.int64)
 
-    def ids_on_map(self, ids: Sequence[str], coords: np.ndarray, figure: go.Figure) -> list[str]:
-        """The ids of a map's points (`ids` at `coords`) inside the shapes, but those of the traces of `figure`
-        hidden in the legend (a reader who hid a label does not choose its points)."""
+    def ids_on_map(self, ids: Sequence[str], coords: np.ndarray, traces: Sequence[go.Scattergl]) -> list[str]:
+        """The ids of a map's points (`ids` at `coords`) inside the shapes, but those of the `traces` (the map's, in
+        the renderer's order) hidden in the legend (a reader who hid a label does not choose its points)."""
         hidden = set()
         for index in self.hidden:
-            if index < len(figure.data) and figure.data[index].customdata is not None:
-                hidden.update(figure.data[index].customdata)
+            if index < len(traces) and traces[index].customdata is not None:
+                hidden.update(traces[index].customdata)
         return [ids[row] for row in self.rows_in(coords) if ids[row] not in hidden]
 
 

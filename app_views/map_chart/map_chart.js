@@ -1,79 +1,9 @@
-// One map of the Maps page: a Plotly graph that stays mounted across reruns. A new figure (another seed, a click's
-// mark, a selection's rings) is drawn with Plotly.react into the same graph, so its WebGL scene is kept; an unchanged
-// figure is left alone (the reader's zoom stays). Clicks, box and lasso selections and clicks on nothing go back as
-// the triggers "click", "area" and "clear" (app_views/map_chart/events.py reads them).
-
-// Plotly draws WebGL at twice the screen's pixels whatever the screen; at the screen's own ratio (2 on a high-density
-// screen, where points stay sharp) a standard screen's first draw of two 10,000-point maps is about 0.1 s sooner.
-const PIXEL_RATIO = Math.min(2, Math.max(1, window.devicePixelRatio || 1));
-// A double-click shows the whole map. Plotly's "reset" (double-click, the modebar's home button) would go back to the
-// ranges of the graph's first figure, another seed's view once a new one is drawn into it: left out.
-const CONFIG = { displaylogo: false, showTips: false, responsive: true, scrollZoom: false, doubleClick: "autosize",
-  modeBarButtonsToRemove: ["resetScale2d"], plotGlPixelRatio: PIXEL_RATIO };
-const MAX_LASSO = 400; // vertices of a lasso sent back (a longer one is thinned): the message stays a few KiB
-let plotly = null; // Plotly.js, loaded once per page from the app's static folder
-
-function loadPlotly(url) {
-  if (!plotly) {
-    plotly = new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = url;
-      script.onload = () => resolve(window.Plotly);
-      script.onerror = () => { plotly = null; reject(new Error(`Plotly.js did not load from ${url}`)); };
-      document.head.appendChild(script);
-    });
-  }
-  return plotly;
-}
-
-function lassoOf(path) { // "M x,y L x,y ... Z" (a lasso's outline in data coordinates) → [[x, y], ...]
-  const vertices = path.replace(/[MZ]/g, "").split("L").map((pair) => pair.split(",").map(Number))
-    .filter((pair) => pair.length === 2 && pair.every(Number.isFinite));
-  const step = Math.ceil(vertices.length / MAX_LASSO);
-  return step > 1 ? vertices.filter((_, index) => index % step === 0) : vertices;
-}
-
-// The shapes chosen (boxes as [x0, x1, y0, y1], lassos as vertices) and the traces hidden in the legend.
-function area(graph, event) {
-  const boxes = [], lassos = [];
-  for (const shape of (event && event.selections) || []) {
-    if (shape.type === "rect") boxes.push([shape.x0, shape.x1, shape.y0, shape.y1].map(Number));
-    else if (shape.type === "path" && shape.path) lassos.push(lassoOf(shape.path));
-  }
-  if (!boxes.length && !lassos.length && event && event.range) boxes.push([...event.range.x, ...event.range.y]);
-  if (!boxes.length && !lassos.length && event && event.lassoPoints)
-    lassos.push(event.lassoPoints.x.map((x, i) => [x, event.lassoPoints.y[i]]));
-  const hidden = graph._fullData.filter((trace) => trace.visible === "legendonly").map((trace) => trace.index);
-  return { boxes, lassos, hidden };
-}
-
-function listen(graph) {
-  const send = (trigger, value) => graph.__anSend && graph.__anSend(trigger, value);
-  graph.on("plotly_click", (event) => {
-    const id = event && event.points && event.points.length ? event.points[0].customdata : null;
-    if (typeof id === "string" && id) send("click", id);
-  });
-  graph.on("plotly_selected", (event) => {
-    const chosen = area(graph, event);
-    if (chosen.boxes.length || chosen.lassos.length) send("area", chosen);
-  });
-  graph.on("plotly_deselect", () => send("clear", true));
-  // a density map's zoom or pan (not a tool switch, not a redraw): the server draws the image of the new view anew
-  let pending = null, sent = "";
-  graph.on("plotly_relayout", (change) => {
-    if (!graph.__anDense || !change) return;
-    const keys = Object.keys(change);
-    if (!keys.some((key) => /^[xy]axis\.(range|autorange)/.test(key))) return;
-    clearTimeout(pending);
-    pending = setTimeout(() => {
-      const { xaxis, yaxis } = graph._fullLayout;
-      const view = change["xaxis.autorange"] || change["yaxis.autorange"] ? { whole: true }
-        : { x: xaxis.range.map(Number), y: yaxis.range.map(Number) };
-      const said = JSON.stringify(view);
-      if (said !== sent) { sent = said; send("view", view); }
-    }, 250);
-  });
-}
+// One map of the Maps page, kept across reruns: a new figure (another seed, a click's mark, a selection's rings) is
+// drawn by the same MapView (map_view.js, which comes before this script), so the reader's zoom, tool and hidden
+// labels stay while the figure's uirevision does; an unchanged figure is left alone. The labelled points come apart
+// from the figure ("under", the same for every seed) and are parsed again only when their key changes. Clicks, box
+// and lasso selections, clicks on nothing and a density map's new view go
+// back as the triggers "click", "area", "clear" and "view" (app_views/map_chart/events.py reads them).
 
 function brightness(colour) { // "rgb(r, g, b)" or "rgba(r, g, b, a)" → 0 (black) .. 1 (white); null when transparent
   const parts = (colour.match(/[\d.]+/g) || []).map(Number);
@@ -85,54 +15,63 @@ function brightness(colour) { // "rgb(r, g, b)" or "rgba(r, g, b, a)" → 0 (bla
 // light grey of articles without a label turns a faint dark grey (it must stay the least visible).
 const ON_DARK = { "#111": "#e6e6e6", "#d9d9d9": "#4a4a4a" };
 
-// The page's typeface; on a dark theme its background and text colour, the plot a shade lighter than the page and the
-// marks above recoloured. A density map keeps a white plot: its images are drawn on white.
+// The page's typeface and text colour; its background, found up the page; on a dark theme the plot a shade lighter
+// than the page and the marks above recoloured (`recolour`). A density map keeps a white plot: its images are drawn
+// on white.
 function themed(figure, element) {
-  const { layout } = figure;
   const style = getComputedStyle(element);
-  layout.font = { family: style.fontFamily, ...(layout.font || {}) };
   let background = null;
   for (let node = element; node && node.nodeType === 1 && background === null; node = node.parentElement) {
     const colour = getComputedStyle(node).backgroundColor;
     if (brightness(colour) !== null) background = colour;
   }
-  if (background === null || brightness(background) >= 0.5) return;
-  layout.paper_bgcolor = background;
-  layout.font.color = layout.font.color || style.color;
-  layout.modebar = { bgcolor: "rgba(0,0,0,0)", color: style.color, activecolor: "#ffffff", ...(layout.modebar || {}) };
-  if ((layout.images || []).length) return;
-  layout.plot_bgcolor = "rgba(255,255,255,0.05)";
-  for (const trace of figure.data) {
-    const marker = trace.marker || {};
-    if (typeof marker.color === "string" && ON_DARK[marker.color.toLowerCase()]) {
-      marker.color = ON_DARK[marker.color.toLowerCase()];
-    }
-  }
+  const theme = { font: style.fontFamily, ink: style.color, paper: background || "#ffffff",
+    plot: figure.layout.plot_bgcolor || "#ffffff", recolour: {} };
+  if (background === null || brightness(background) >= 0.5 || (figure.layout.images || []).length) return theme;
+  return { ...theme, plot: "rgba(255,255,255,0.05)", recolour: ON_DARK };
+}
+
+// A layer the server serves (app_server/map_layers.py): its address is its content's digest, so the browser's cache
+// keeps it across reruns and visits.
+function fetchLayer(address) {
+  return fetch(new URL(address, window.location.href)).then((answer) => {
+    if (!answer.ok) throw new Error(`its points did not load (HTTP ${answer.status}); reload the page`);
+    return answer.json();
+  });
 }
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data) return;
-  let graph = parentElement.querySelector(":scope > .an-map");
-  if (!graph) {
-    graph = document.createElement("div");
-    graph.className = "an-map";
-    parentElement.appendChild(graph);
+  let root = parentElement.querySelector(":scope > .an-map");
+  if (!root) {
+    root = document.createElement("div");
+    parentElement.appendChild(root);
+    root.__anView = new MapView(root, (trigger, value) => root.__anSend(trigger, value));
   }
-  graph.style.height = `${data.height}px`; // the space is kept while Plotly.js loads
-  graph.__anSend = setTriggerValue;
-  graph.__anDense = Boolean(data.dense);
-  if (graph.__anSpec === data.spec) return;
-  graph.__anSpec = data.spec;
-  loadPlotly(data.plotly).then((Plotly) => {
-    if (graph.__anSpec !== data.spec) return; // a newer figure came meanwhile
-    const figure = JSON.parse(data.spec);
-    themed(figure, parentElement);
-    return Plotly.react(graph, figure.data, figure.layout, CONFIG).then(() => {
-      if (!graph.__anListening) listen(graph);
-      graph.__anListening = true;
-    });
+  const view = root.__anView;
+  root.style.height = `${data.height}px`;
+  root.__anSend = setTriggerValue;
+  view.onView = data.dense ? (shown) => {
+    const said = JSON.stringify(shown);
+    if (said !== root.__anSentView) { root.__anSentView = said; setTriggerValue("view", shown); }
+  } : null;
+  if (root.__anSpec === data.spec && root.__anUnderKey === data.underKey) return;
+  root.__anSpec = data.spec;
+  if (root.__anUnderKey !== data.underKey) {
+    root.__anUnderKey = data.underKey;
+    root.__anUnder = data.underUrl ? fetchLayer(data.underUrl)
+      : new Promise((resolve) => resolve(JSON.parse(data.under || "[]")));
+  }
+  const [spec, wanted] = [data.spec, data.underKey];
+  root.__anUnder.then((under) => {
+    if (root.__anSpec !== spec || root.__anUnderKey !== wanted) return; // a newer figure came meanwhile
+    const figure = JSON.parse(spec);
+    figure.data = [...under, ...(figure.data || [])];
+    view.show(figure, themed(figure, parentElement));
   }).catch((error) => {
-    graph.textContent = `The map could not be drawn: ${error.message}`;
+    if (root.__anUnderKey !== wanted) return;
+    root.__anUnderKey = null; // the next run asks again
+    view.fail(`The map could not be drawn: ${error.message}`);
   });
 }

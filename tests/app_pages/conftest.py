@@ -104,14 +104,45 @@ def hostile(app):
 # --- Maps' charts (one component element per map; app_views/map_chart) ------------------------------------
 
 
+def _read(value):
+    """Plotly JSON with its typed arrays ({dtype, bdata}) as lists, as the maps' renderer reads it."""
+    import base64
+
+    if isinstance(value, dict) and set(value) == {"dtype", "bdata"}:
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]).newbyteorder("<")
+                             ).tolist()
+    if isinstance(value, dict):
+        return {key: _read(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_read(item) for item in value]
+    return value
+
+
 def map_figures(at: AppTest) -> list[dict]:
-    """The figures the Maps page gave its maps, left then right, as plotly JSON."""
+    """The figures the Maps page drew in its maps, left then right, as plotly JSON: the labelled points sent under
+    each figure, then the figure's own traces (the renderer's order)."""
     import json
 
     from app_views.map_chart import COMPONENT_NAME
 
-    return [json.loads(json.loads(e.proto.json)["spec"]) for e in at.get("bidi_component")
-            if e.proto.component_name == COMPONENT_NAME]
+    figures = []
+    for element in at.get("bidi_component"):
+        if element.proto.component_name == COMPONENT_NAME:
+            data = json.loads(element.proto.json)
+            figure = _read(json.loads(data["spec"]))
+            figure["data"] = _read(json.loads(data["under"])) + figure["data"]
+            figures.append(figure)
+    return figures
+
+
+def map_neighbour_list(at: AppTest) -> dict:
+    """The data the Maps page gave its neighbour list ({} when it drew none)."""
+    import json
+
+    from app_views.neighbour_list import COMPONENT_NAME
+
+    lists = [e for e in at.get("bidi_component") if e.proto.component_name == COMPONENT_NAME]
+    return json.loads(lists[0].proto.json) if lists else {}
 
 
 # --- Explore's panel (one component element; app_views/explore_panel) ------------------------------------

@@ -23,7 +23,7 @@ HOSTILE = {
 
 @pytest.fixture(autouse=True)
 def bounds_installed():
-    _registered(COMPONENT_NAME, HERE / "explore_panel.js", HERE / "explore_panel.css")  # as the page mounts it
+    _registered(COMPONENT_NAME, (HERE / "explore_panel.js",), HERE / "explore_panel.css")  # as the page mounts it
 
 
 @pytest.mark.parametrize("raw", HOSTILE.values(), ids=HOSTILE.keys())

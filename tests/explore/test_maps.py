@@ -163,3 +163,20 @@ def test_an_article_the_source_leaves_unlabelled_takes_the_colour_of_its_inferre
     points = map_points(corpus, select_sample(4, 4), np.zeros((4, 2)), "topic", only="People")
     assert dict(zip(points.ids, points.colour)) == {"a": "People", "b": FILTERED_OUT, "curie": "People",
                                                     "none": FILTERED_OUT}
+
+
+def test_colours_asked_again_of_the_same_corpus_are_kept_and_each_caller_gets_its_own_copy():
+    from explore.maps import point_colours
+
+    def corpus_of(labels):
+        return Corpus("c", [Article(str(i), f"T{i}", "x", aspects={"topic": (label,)}) for i, label in
+                            enumerate(labels)], Provenance("test", "2026-01-01"))
+
+    first = corpus_of(["People", "Arts", "People"])
+    colours, ranks = point_colours(first, range(3), "topic")
+    colours.append("mine")
+    ranks["mine"] = 9
+    assert point_colours(first, range(3), "topic") == (["People", "Arts", "People"], {"People": 0, "Arts": 1})
+    other = corpus_of(["Arts", "Arts", "People"])  # another corpus object: its own colours, never the first's
+    assert point_colours(other, range(3), "topic")[0] == ["Arts", "Arts", "People"]
+    assert point_colours(first, [2, 0], "topic")[0] == ["People", "People"]  # other rows, another question

@@ -36,9 +36,9 @@ def test_on_a_map_the_points_of_a_label_hidden_in_the_legend_are_not_chosen():
     figure = map_figure(points, "map", colour_map(ranks))
     japan = next(index for index, trace in enumerate(figure.data) if trace.name.startswith("Japan"))
     everything = AreaChosen(((-1, 10, -1, 10),), ())  # points_of places point i at (2i, 2i + 1)
-    assert everything.ids_on_map(points.ids, points.coords, figure) == ["a0", "a1", "a2", "a3"]
+    assert everything.ids_on_map(points.ids, points.coords, figure.data) == ["a0", "a1", "a2", "a3"]
     assert AreaChosen(everything.boxes, (), frozenset({japan, 99})).ids_on_map(
-        points.ids, points.coords, figure) == ["a0", "a2"]
+        points.ids, points.coords, figure.data) == ["a0", "a2"]
 
 
 def test_a_density_map_zoomed_or_shown_whole_and_views_it_does_not_send():
