@@ -422,9 +422,10 @@ if selected:
     _selection_list(selected, colour_aspect)
 
 if highlight is None:  # up here, where a reader looks first: a map cut at its edges is not the whole corpus
-    click_hint.markdown("Click a point to mark it in both maps." + (
-        " Each map is centred on ★, closer in: double-click a map to see all of it." if (seed or plan.text) and
-        zooms_in(shown[0]) else ""))
+    two = len(sides) == 2
+    click_hint.markdown(f"Click a point to mark it{' in both maps' if two else ''}." + (
+        f" {'Each map is' if two else 'The map is'} centred on ★, closer in: double-click "
+        f"{'a map' if two else 'it'} to see all of it." if (seed or plan.text) and zooms_in(shown[0]) else ""))
 notes = []
 notes.append("Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in both maps and "
              "listed below them.")

@@ -536,6 +536,7 @@ class MapView {
     plot.addEventListener("pointercancel", (event) => release(event, true));
     plot.addEventListener("pointerleave", () => {
       if (press) return;
+      cancelAnimationFrame(frame); // a hover asked for just before leaving is not drawn after it
       this.hideHover();
       plot.classList.remove("an-map-over-point");
     });

@@ -296,3 +296,14 @@ def test_a_corpus_above_the_full_map_size_is_drawn_whole_by_density(app, monkeyp
         assert len(_numbers(_trace(chart, "selected")["x"])) == 3
     assert any(m.value.startswith("**Selected: 3 articles**") for m in at.markdown)
     assert list(at.dataframe[0].value["title"]) == ["Person 9", "Person 11", "Person 3"]
+
+
+def test_a_corpus_with_one_space_draws_one_map_and_the_hint_says_so(app, monkeypatch):
+    from app_views import figures
+
+    monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
+    at = app("app_pages/maps.py", corpus="plain", seed="Person 7")  # no aspect labels: the generic space alone
+    assert len(charts(at)) == 1
+    said = " ".join(m.value for m in at.markdown)
+    assert "Click a point to mark it. The map is centred on ★, closer in: double-click it to see all of it." in said
+    assert "both maps" not in said
