@@ -9,6 +9,7 @@ The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or
 from __future__ import annotations
 
 import hashlib
+import logging
 import time
 from urllib.parse import parse_qsl
 
@@ -21,7 +22,7 @@ from app_views.engine_cache import load_engine
 from app_views.figures import SELECTED_DRAWN, colour_map, density_traces, label_traces, map_figure, zooms_in
 from app_views.map_chart import map_chart
 from app_views.map_chart.payload import MapLayer
-from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, ViewChanged
+from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, PointsUnserved, ViewChanged
 from app_views.markdown import code_span, escape_markdown
 from app_views.neighbour_list import list_data, neighbour_list
 from app_views.neighbour_list.events import MapFrom, NeighbourEvent
@@ -39,6 +40,7 @@ from explore.maps import (DEFAULT_SAMPLE, FULL_MAP_UP_TO, TOP_LABELS, MapPoints,
                           point_colours)
 from explore.whole_map import label_codes, whole_layout
 
+log = logging.getLogger("aspectnav.maps")
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
 SELECTED = "map_selected"  # the article ids a box or lasso chose in either map (whatever the seed)
 LEFT, RIGHT, COLOUR, REGIONS = "map_left", "map_right", "map_colour", "map_regions"  # widget keys
@@ -46,6 +48,7 @@ PROJECTION = "map_projection"  # the Projector's value ("tsne" | "umap"): plain 
 ONLY = "map_only"  # (aspect, label): the label filter (from the URL, e.g. a Corpus page bar), while colouring by aspect
 URL_READ = "map_url_read"  # the Maps part of the URL last adopted or written: any other one was typed or loaded
 LOOKED_AT = "map_looked_at"  # map key -> (its uirevision, the x and y range a reader zoomed a density map to)
+INLINE = "map_points_inline"  # True once a browser could not load a map's points from their address: sent in the page
 EXPLORE_FROM = "map_explore_from"  # the article a reader chose "Explore from" for: the next run switches to Explore
 # Projection.source in words: in the map's title, then in the caption below it
 SOURCES = {"shipped": ("shipped", "shipped with AspectNav, checksum verified"),
@@ -69,6 +72,9 @@ def _map_event(event: MapEvent, seed_id: str | None, points: MapPoints, traces, 
         chosen = ids_of_rows(corpus, event.rows_in(layout)) if layout is not None else \
             event.ids_on_map(points.ids, points.coords, traces)
         st.session_state[SELECTED] = tuple(dict.fromkeys(chosen)) or None
+    elif isinstance(event, PointsUnserved):
+        log.warning("A map's points did not load from their address (HTTP %s): sending them in the page", event.status)
+        st.session_state[INLINE] = True
     elif isinstance(event, PointClicked):
         st.session_state[HIGHLIGHT] = (seed_id, event.article_id) if event.article_id in corpus else None
     else:
@@ -412,7 +418,7 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         traces = under.traces + tuple(figure.data)  # the renderer's order: the labelled points, then the marks
         map_chart(figure, key, lambda event, points=points, traces=traces, layout=layout, key=key, revision=revision:
                   _map_event(event, seed_id, points, traces, layout, key, revision), dense=layout is not None,
-                  under=under)
+                  under=under, inline=bool(st.session_state.get(INLINE)))
         st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))
 if listed:
     with columns[-1]:

@@ -402,3 +402,18 @@ def test_explore_from_a_listed_neighbour_opens_explore_with_it_as_the_seed(serve
          message=f"Explore from {title}")
     idle(browser)
     assert "seed=" in browser.current_url
+
+
+def test_a_map_whose_points_cannot_be_fetched_gets_them_in_the_page(server, browser):
+    """Fault injected: the browser may not fetch the maps' points from their address (a proxy that sends the request
+    to another server process, a layer no longer kept). The map asks the page, which sends them in its data, and
+    both maps are drawn in full."""
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*_an/map-layers/*"]})
+    try:
+        maps = _open_maps(browser, f"{server}/maps?seed=Ada+Lovelace&colour=century")
+        assert len(maps) == 2 and all(plot["points"] == 10_033 for plot in maps), [p["points"] for p in maps]
+        assert not browser.find_elements("css selector", ".an-map-failed")
+        shot(browser, "maps_points_in_the_page.png")
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})

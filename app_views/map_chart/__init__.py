@@ -23,13 +23,13 @@ SCRIPTS = (HERE / "map_view.js", HERE / "map_chart.js")  # the renderer, then th
 
 
 def map_chart(figure: go.Figure, key: str, on_event: Callable[[MapEvent], None], dense: bool = False,
-              under: MapLayer | None = None) -> None:
+              under: MapLayer | None = None, inline: bool = False) -> None:
     """Draw `figure` in the map called `key` (the same key keeps the same view), over the traces of `under` (a
     page's labelled points: the figure then holds only what marks the seed; a legend index counts `under`'s traces
     first); a reader's click or selection calls `on_event(event)` before the page reruns, and on a `dense` map
     (drawn by density) a zoom or pan too. Where the server serves map layers, `under` goes as an address the
-    browser fetches once."""
-    address = publish(under.json) if under and layers_served() else ""
+    browser fetches once, unless `inline` (the browser said it could not load one: events.PointsUnserved)."""
+    address = publish(under.json) if under and layers_served() and not inline else ""
     data = {"spec": figure_json(figure), "height": figure.layout.height or 640, "dense": dense,
             "under": "" if address else under.json if under else "[]", "underUrl": address,
             "underKey": under.key if under else ""}

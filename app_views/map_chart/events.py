@@ -15,7 +15,8 @@ import plotly.graph_objects as go
 from explore.map_density import rows_in_box, rows_in_polygon
 
 CLICK, AREA, CLEAR, VIEW = "click", "area", "clear", "view"  # the map's triggers (map_chart.js sends these)
-TRIGGERS = (CLICK, AREA, CLEAR, VIEW)
+UNSERVED = "unserved"  # the map's points did not load from their address
+TRIGGERS = (CLICK, AREA, CLEAR, VIEW, UNSERVED)
 MAX_SHAPES = 16  # boxes and lassos in one selection (a reader draws one; shift adds a few)
 log = logging.getLogger("aspectnav.map_chart")
 
@@ -64,7 +65,14 @@ class ViewChanged:
     y_range: tuple[float, float] | None
 
 
-MapEvent = Union[PointClicked, AreaChosen, Unmarked, ViewChanged]
+@dataclass(frozen=True)
+class PointsUnserved:
+    """The map's labelled points did not load from the address they were given (another server process behind a
+    proxy that spreads requests, a layer no longer kept): the page sends them in the map's data from then on."""
+    status: int
+
+
+MapEvent = Union[PointClicked, AreaChosen, Unmarked, ViewChanged, PointsUnserved]
 
 
 def _number(value: object) -> float | None:
@@ -117,5 +125,7 @@ def parse_map_event(trigger: str, value: object) -> MapEvent | None:
         return Unmarked()
     if trigger == VIEW and isinstance(value, dict) and (view := _view(value)) is not None:
         return view
+    if trigger == UNSERVED and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1000:
+        return PointsUnserved(value)
     log.warning("Ignored a map event the page does not send: %s=%r", trigger, value)
     return None

@@ -35,9 +35,11 @@ function themed(figure, element) {
 // keeps it across reruns and visits.
 function fetchLayer(address) {
   return fetch(new URL(address, window.location.href)).then((answer) => {
-    if (!answer.ok) throw new Error(`its points did not load (HTTP ${answer.status}); reload the page`);
+    if (!answer.ok) {
+      throw Object.assign(new Error(`its points did not load (HTTP ${answer.status})`), { status: answer.status });
+    }
     return answer.json();
-  });
+  }, (error) => { throw Object.assign(error, { status: 0 }); });
 }
 
 export default function (component) {
@@ -72,6 +74,12 @@ export default function (component) {
   }).catch((error) => {
     if (root.__anUnderKey !== wanted) return;
     root.__anUnderKey = null; // the next run asks again
-    view.fail(`The map could not be drawn: ${error.message}`);
+    if (data.underUrl && !root.__anAskedInline) { // the page sends the points themselves instead
+      root.__anAskedInline = true;
+      view.fail("Loading the map's points another way…");
+      setTriggerValue("unserved", error.status || 0);
+      return;
+    }
+    view.fail(`The map could not be drawn: ${error.message}. Reload the page.`);
   });
 }

@@ -48,3 +48,12 @@ def test_a_density_map_zoomed_or_shown_whole_and_views_it_does_not_send():
                   {"x": [0, float("inf")], "y": [0, 1]}, {"x": [0, 1, 2], "y": [0, 1]}, [0, 1, 0, 1], None):
         assert parse_map_event(VIEW, value) is None, value
 
+
+
+def test_a_map_whose_points_did_not_load_says_so_with_the_answer_s_status():
+    from app_views.map_chart.events import UNSERVED, PointsUnserved
+
+    assert parse_map_event(UNSERVED, 404) == PointsUnserved(404)
+    assert parse_map_event(UNSERVED, 0) == PointsUnserved(0)  # no answer at all
+    assert parse_map_event(UNSERVED, True) is None and parse_map_event(UNSERVED, "404") is None
+    assert parse_map_event(UNSERVED, 10_000) is None
