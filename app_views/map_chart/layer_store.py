@@ -25,15 +25,23 @@ def layers_served() -> bool:
     return _served.is_set()
 
 
-def publish(text: str) -> str:
-    """Keep `text` (a layer's JSON) gzip-compressed under its digest; its address, relative to a page's."""
-    data = text.encode("utf-8")
-    digest = hashlib.sha256(data).hexdigest()[:32]
+def content_digest(text: str) -> str:
+    """The digest a layer's JSON is kept and addressed under."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def publish(text: str, digest: str | None = None) -> str:
+    """Keep `text` (a layer's JSON) gzip-compressed under its digest (`digest`, when the caller made it once:
+    content_digest(text)); its address, relative to a page's. Encoded and compressed only when not kept yet."""
+    digest = digest or content_digest(text)
     with _lock:
-        if digest in _layers:
+        kept = digest in _layers
+        if kept:
             _layers.move_to_end(digest)
-        else:
-            _layers[digest] = gzip.compress(data, compresslevel=6, mtime=0)
+    if not kept:
+        packed = gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+        with _lock:
+            _layers[digest] = packed
             while len(_layers) > KEPT:
                 _layers.popitem(last=False)
     return f"./{PATH}/{digest}.json"

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
+from app_views.map_chart.layer_store import content_digest
+
 PLAIN_UP_TO = 64  # float arrays up to this long stay JSON numbers (the seed's, a neighbour's place: exact and legible)
 
 
@@ -50,7 +52,9 @@ class MapLayer:
     key: str
     traces: tuple[go.Scattergl, ...]
     json: str
+    digest: str  # of `json` (layer_store.content_digest), made once: a page publishes the layer on every run
 
     @classmethod
     def of(cls, key: str, traces: Sequence[go.Scattergl]) -> "MapLayer":
-        return cls(key, tuple(traces), traces_json(traces))
+        text = traces_json(traces)
+        return cls(key, tuple(traces), text, content_digest(text))
