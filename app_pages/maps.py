@@ -22,14 +22,16 @@ from app_views.engine_cache import load_engine
 from app_views.figures import SELECTED_DRAWN, colour_map, density_traces, label_traces, map_figure, zooms_in
 from app_views.map_chart import map_chart
 from app_views.map_chart.payload import MapLayer
+from app_views.map_chart.prefetch import prefetch_layers
+from app_views.map_controls import Choice, ControlChange, Count, Switch, map_controls
 from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, PointsUnserved, ViewChanged
 from app_views.markdown import code_span, escape_markdown
 from app_views.neighbour_list import list_data, neighbour_list
 from app_views.neighbour_list.events import MapFrom, NeighbourEvent
 from app_views.region_names import plot_width
-from app_views.url_state import MAP_PARAMS, MapState, map_query, parse_map_query, seed_param
+from app_views.url_state import MAP_PARAMS, MAX_K, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
-from app_views.view_widgets import k_slider, seed_picker
+from app_views.view_widgets import seed_picker
 from explore.commands import build_space_command
 from explore.errors import AspectNavError
 from explore.map_neighbours import map_neighbours
@@ -43,8 +45,11 @@ from explore.whole_map import label_codes, whole_layout
 log = logging.getLogger("aspectnav.maps")
 HIGHLIGHT = "map_highlight"  # (seed id, clicked article id): the article marked in both maps
 SELECTED = "map_selected"  # the article ids a box or lasso chose in either map (whatever the seed)
-LEFT, RIGHT, COLOUR, REGIONS = "map_left", "map_right", "map_colour", "map_regions"  # widget keys
-PROJECTION = "map_projection"  # the Projector's value ("tsne" | "umap"): plain text keeps the widget's state simple
+# the settings' keys in the session (app_views/map_controls sets them when the reader changes one)
+LEFT, RIGHT, COLOUR, REGIONS, SAMPLE = "map_left", "map_right", "map_colour", "map_regions", "map_sample"
+PROJECTION = "map_projection"  # the Projector's value ("tsne" | "umap")
+MIN_SAMPLE, MAX_SAMPLE = 50, 100_000  # points at most on a map
+K = "k"  # the neighbours marked: the view's k, as in the URL
 ONLY = "map_only"  # (aspect, label): the label filter (from the URL, e.g. a Corpus page bar), while colouring by aspect
 URL_READ = "map_url_read"  # the Maps part of the URL last adopted or written: any other one was typed or loaded
 LOOKED_AT = "map_looked_at"  # map key -> (its uirevision, the x and y range a reader zoomed a density map to)
@@ -234,10 +239,21 @@ def _legend_order(aspect: str | None, only: str | None) -> list[str]:
     return sorted(ranks, key=ranks.__getitem__)
 
 
-def _default(key: str, value) -> None:
-    """A widget's first value in this session (a URL adopted earlier may have set it already)."""
-    if st.session_state.get(key) is None:
-        st.session_state[key] = value
+def _setting_changed(change: ControlChange) -> None:
+    """A reader's change of a setting, kept for the rerun: k in the view (Explore's cards per column are the same k),
+    the others under their keys in the session."""
+    if change.key == K:
+        explore_view().k = change.value
+    else:
+        st.session_state[change.key] = change.value
+
+
+def _chosen(key: str, allowed, default):
+    """The session's setting under `key` when it is one of `allowed`, else `default` (kept for the next run): a
+    setting from another corpus or an older page is not one this page can draw."""
+    if st.session_state.get(key) not in allowed:
+        st.session_state[key] = default
+    return st.session_state[key]
 
 
 def _neighbour_list(engine, plan: MapPlan, sides, seed, titles) -> None:
@@ -287,7 +303,6 @@ if not names:
              f"{code_span(build_space_command(corpus.name))}.")
     st.stop()
 
-k_slider()
 seed_picker(corpus, prompt="Find an article on the maps: type a title (typos, accents and case are fine)")
 seed = view.seed_article(corpus)
 seed_id = seed.id if seed else None
@@ -296,34 +311,35 @@ aspects = list(corpus.aspect_names)
 for problem in _adopt_map_url(corpus, names, aspects, seed_id):
     st.warning(escape_markdown(problem))
 
-controls = st.columns([3, 3, 3, 2, 2, 2], vertical_alignment="bottom")
 others = [name for name in names if name != "generic"]
 label = lambda name: space_label(engine, name)  # noqa: E731
+spaces = tuple((name, label(name)) for name in names)
+controls: list = []
 if len(names) > 1:
-    _default(LEFT, names[0])
-    _default(RIGHT, others[0] if others else names[1])
-    left = controls[0].selectbox("Left space", names, key=LEFT, format_func=label)
-    right = controls[1].selectbox("Right space", names, key=RIGHT, format_func=label)
-    sides = (left, right)
+    sides = (_chosen(LEFT, names, names[0]), _chosen(RIGHT, names, others[0] if others else names[1]))
+    controls += [Choice(LEFT, "Left space", spaces, sides[0]), Choice(RIGHT, "Right space", spaces, sides[1])]
 else:  # one space: one map (the same space twice would compare nothing)
     sides = (names[0],)
     st.info(f"Only the {escape_markdown(label(names[0]))} space is built, so there is one map and nothing to compare "
             "it with. " + (missing_spaces_hint(corpus, engine) or ""))
-if aspects:
-    _default(COLOUR, most_labelled_aspect(corpus))
-colour_aspect = controls[2].selectbox("Colour by", aspects or ["(none)"], key=COLOUR if aspects else None,
-                                      disabled=not aspects)
-colour_aspect = colour_aspect if aspects else None
-size = controls[3].number_input("Points at most", min_value=50, max_value=100_000, value=DEFAULT_SAMPLE, step=500,
-                                key="map_sample", help="A corpus with more articles is shown as a random sample.")
+colour_aspect = _chosen(COLOUR, aspects, most_labelled_aspect(corpus)) if aspects else None
+size = _chosen(SAMPLE, range(MIN_SAMPLE, MAX_SAMPLE + 1), DEFAULT_SAMPLE)
+show_regions = _chosen(REGIONS, (True, False), True)
+projector = Projector.parse(_chosen(PROJECTION, [p.value for p in Projector], Projector.TSNE.value))
+map_controls(controls + [
+    Choice(COLOUR, "Colour by", tuple((a, a) for a in aspects) or (("", "(none)"),), colour_aspect or "",
+           disabled=not aspects),
+    Count(K, "Neighbours (k)", k, 1, MAX_K,
+          help="How many of the seed's nearest articles each map marks ◇ and the list beside the maps names (Explore "
+               "shows as many per column)."),
+    Count(SAMPLE, "Points at most", size, MIN_SAMPLE, MAX_SAMPLE, step=500,
+          help="A corpus with more articles is shown as a random sample."),
+    Switch(REGIONS, "Name regions", show_regions),
+    Choice(PROJECTION, "Projection", tuple((p.value, p.label) for p in Projector), projector.value,
+           help="t-SNE keeps close neighbours together (its maps are shipped); UMAP also keeps more of the large-scale "
+                "layout. A map not yet computed takes seconds to a minute."),
+], _setting_changed)
 only = _label_filter(colour_aspect)
-_default(REGIONS, True)
-show_regions = controls[4].toggle("Name regions", key=REGIONS)
-_default(PROJECTION, Projector.TSNE.value)
-projector = Projector.parse(controls[5].selectbox(
-    "Projection", [p.value for p in Projector], key=PROJECTION, format_func=lambda v: Projector.parse(v).label,
-    help="t-SNE keeps close neighbours together (its maps are shipped); UMAP also keeps more of the large-scale "
-         "layout. A map not yet computed takes seconds to a minute."))
 map_params = projector.default_params()
 
 try:
@@ -350,6 +366,9 @@ if only:
         st.button("Show every label", key="map_only_clear", on_click=_clear_filter, icon=":material/filter_alt_off:",
                   type="tertiary")
 
+rows_key = hashlib.sha1(sample.rows.tobytes()).hexdigest()[:16]
+layer_name = lambda kind: (f"{id(corpus)}/{corpus.content_hash}/{space_key(engine, kind)}/{rows_key}/"  # noqa: E731
+                           f"{projector}/{colour_aspect}/{only}")  # a map's labelled points, the same across seeds
 marked = st.session_state.get(HIGHLIGHT)
 highlight = marked[1] if marked and marked[0] == seed_id and marked[1] in corpus else None
 with st.container(horizontal=True, vertical_alignment="center"):
@@ -362,6 +381,7 @@ with st.container(horizontal=True, vertical_alignment="center"):
                   icon=":material/scatter_plot:")
         st.page_link("app_pages/explore.py", label=f"Explore from {title}", icon=":material/explore:",
                      query_params=view.url_query(corpus, seed_id=highlight) | corpus_param(corpus.name))
+    prefetch_layers([layer_name(kind) for kind in sides if not st.session_state.get(INLINE)])
 _write_map_url(corpus, MapState(
     left=sides[0] if len(sides) > 1 else None, right=sides[1] if len(sides) > 1 else None, colour=colour_aspect,
     only=only, mark=seed_param(corpus.ids_by_title, highlight, corpus[highlight].title) if highlight else None,
@@ -396,9 +416,7 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         key = f"map-{side}"  # one graph per side for the session: a new figure is drawn into it (app_views/map_chart)
         short, said = SOURCES.get(points.source, (points.source, points.source))
         colours = colour_map(points.ranks)
-        rows_key = hashlib.sha1(sample.rows.tobytes()).hexdigest()[:16]
-        under = _label_traces(f"{id(corpus)}/{corpus.content_hash}/{space_key(engine, kind)}/{rows_key}/"
-                                 f"{projector}/{colour_aspect}/{only}", points, colours, layout is not None)
+        under = _label_traces(layer_name(kind), points, colours, layout is not None)
         density, detail, selected_at = None, None, None
         if layout is not None:
             density, detail = _density(layout, colour_aspect, only, colours,
@@ -412,9 +430,8 @@ for side, (place, kind) in enumerate(zip(columns, sides)):
         figure = map_figure(points, f"{label(kind)} · {points.method}, {short}", colours, highlight, centre=True,
                             regions=regions, selected=selected, width_px=plot_width(weights, side), labelled=(),
                             density=density, selected_at=selected_at, detail=detail,
-                            looked_at=looked if looked_revision == revision else None)
-        figure.update_layout(uirevision=revision,
-                             selectionrevision=hashlib.sha1("\n".join(selected).encode()).hexdigest()[:16])
+                            looked_at=looked if looked_revision == revision else None, ui_revision=revision,
+                            selection_revision=hashlib.sha1("\n".join(selected).encode()).hexdigest()[:16])
         traces = under.traces + tuple(figure.data)  # the renderer's order: the labelled points, then the marks
         map_chart(figure, key, lambda event, points=points, traces=traces, layout=layout, key=key, revision=revision:
                   _map_event(event, seed_id, points, traces, layout, key, revision), dense=layout is not None,

@@ -21,13 +21,12 @@ PALETTE = px.colors.qualitative.Bold[:10]
 GREYS = {OTHER: "#9e9e9e", NO_LABEL: "#d9d9d9", FILTERED_OUT: "#d9d9d9"}
 
 
-def _titled(figure: go.Figure, title: str, height: int, bottom: int = 10) -> go.Figure:
+def _title_layout(title: str, height: int, bottom: int = 10) -> dict:
     """The title sits just above the plot, below the hover toolbar (plotly's and Streamlit's) that
     covers the figure's top 40 px, so the two never overlap."""
-    figure.update_layout(title=dict(text=title, x=0, xanchor="left", xref="container", y=1, yref="paper",
-                                    yanchor="bottom", pad=dict(b=10, l=10), font=dict(size=15, weight=600)),
-                         height=height, margin=dict(l=10, r=10, t=80, b=bottom))
-    return figure
+    return dict(title=dict(text=title, x=0, xanchor="left", xref="container", y=1, yref="paper", yanchor="bottom",
+                           pad=dict(b=10, l=10), font=dict(size=15, weight=600)),
+                height=height, margin=dict(l=10, r=10, t=80, b=bottom))
 
 
 def colour_map(ranks: dict[str, int]) -> dict[str, str]:
@@ -125,12 +124,12 @@ def density_traces(points: MapPoints, colours: dict[str, str]) -> list[go.Scatte
     return [hidden] + legend
 
 
-def _density_background(figure: go.Figure, image: DensityImage) -> None:
-    """The image of every article, under the marks, stretched over the map coordinates it was drawn for."""
+def _density_background(image: DensityImage) -> dict:
+    """The image of every article as a layout image: under the marks, stretched over the map coordinates it was
+    drawn for."""
     (x0, x1), (y0, y1) = image.x_range, image.y_range
-    figure.add_layout_image(source=image.data_uri, xref="x", yref="y", x=x0, y=y1, sizex=x1 - x0, sizey=y1 - y0,
-                            sizing="stretch", layer="below", opacity=1)
-    figure.update_layout(legend=dict(itemclick=False, itemdoubleclick=False))
+    return dict(source=image.data_uri, xref="x", yref="y", x=x0, y=y1, sizex=x1 - x0, sizey=y1 - y0,
+                sizing="stretch", layer="below", opacity=1)
 
 
 def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight: str | None = None,
@@ -138,7 +137,8 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                width_px: int = PLOT_PX[0], labelled: Sequence[go.Scattergl] | None = None,
                density: DensityImage | None = None, selected_at: np.ndarray | None = None,
                detail: Callable[[tuple[float, float], tuple[float, float]], DensityImage] | None = None,
-               looked_at: tuple[tuple[float, float], tuple[float, float]] | None = None) -> go.Figure:
+               looked_at: tuple[tuple[float, float], tuple[float, float]] | None = None,
+               ui_revision: str | None = None, selection_revision: str | None = None) -> go.Figure:
     """Sample points coloured by label (one trace per label, so the legend filters; unlabelled points
     faint and out of the legend), the neighbours and the seed on top (a free-text seed where it was placed),
     the seed's title and the `highlight`ed (clicked) article's title pointed at from beside, `regions` named.
@@ -153,23 +153,25 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     gives the selected articles' coordinates (the selection may hold articles outside `points`): the first
     SELECTED_DRAWN are ringed; `detail(x_range, y_range)`, the image of the range a centred map shows, is laid over
     the whole one so the view around the seed is drawn at full resolution (the whole image, enlarged, is blurred);
-    `looked_at` (x and y range), where the reader zoomed or panned a density map to, is drawn so instead."""
+    `looked_at` (x and y range), where the reader zoomed or panned a density map to, is drawn so instead.
+    `ui_revision` and `selection_revision` go into the layout as plotly's uirevision and selectionrevision.
+    The layout is made as one dict and validated once: each update_layout call walks plotly's property paths again
+    (a third of a Maps page's server time went there)."""
     hover = points.hover or [escape_html(title) for title in points.titles]
     traces = labelled if labelled is not None else (density_traces(points, colours) if density is not None
                                                      else label_traces(points, colours))
-    figure = go.Figure(data=list(traces))
-    if density is not None:
-        _density_background(figure, density)
+    data = list(traces)
+    images = [_density_background(density)] if density is not None else []
     seed_style = dict(size=20, symbol="star", color="#ffd400", line=dict(width=1.5, color="#111"))
     marks = [("◇ neighbours", [i for i, r in enumerate(points.role) if r == "neighbour"],
               dict(size=11, symbol="diamond-open", color="#111", line=dict(width=2))),
              ("★ seed", [i for i, r in enumerate(points.role) if r == "seed"], seed_style)]
     if density is not None and selected_at is not None and len(selected_at):
         drawn = np.asarray(selected_at)[:SELECTED_DRAWN]
-        figure.add_trace(go.Scattergl(x=drawn[:, 0], y=drawn[:, 1], mode="markers", name="selected",
-                                      showlegend=False, hoverinfo="skip",
-                                      marker=dict(size=6, symbol="circle-open", color="#ff7f0e", opacity=0.6,
-                                                  line=dict(width=1))))
+        data.append(go.Scattergl(x=drawn[:, 0], y=drawn[:, 1], mode="markers", name="selected",
+                                 showlegend=False, hoverinfo="skip",
+                                 marker=dict(size=6, symbol="circle-open", color="#ff7f0e", opacity=0.6,
+                                             line=dict(width=1))))
     elif selected:
         chosen = set(selected)
         marks.insert(0, ("selected", [i for i, article_id in enumerate(points.ids) if article_id in chosen],
@@ -179,7 +181,7 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
                       dict(size=22, symbol="circle-open", color="#d62728", line=dict(width=3))))
     for name, rows, style in marks:  # the caption and the labels explain these: no legend entries
         if rows:
-            figure.add_trace(go.Scattergl(
+            data.append(go.Scattergl(
                 x=points.coords[rows, 0], y=points.coords[rows, 1], mode="markers", name=name, showlegend=False,
                 marker=style, unselected=dict(marker=dict(opacity=1)), customdata=_texts(points.ids, rows),
                 hovertext=_texts(hover, rows), hoverinfo="text",
@@ -188,9 +190,9 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     placed = points.text_placement
     if placed is not None:
         words = f"“{escape_html(points.text_seed or '')}” (placed by its neighbours)"
-        figure.add_trace(go.Scattergl(x=[placed.x], y=[placed.y], mode="markers", name="★ seed", showlegend=False,
-                                      marker=seed_style, unselected=dict(marker=dict(opacity=1)), customdata=[""],
-                                      hovertext=[words], hoverinfo="text"))
+        data.append(go.Scattergl(x=[placed.x], y=[placed.y], mode="markers", name="★ seed", showlegend=False,
+                                 marker=seed_style, unselected=dict(marker=dict(opacity=1)), customdata=[""],
+                                 hovertext=[words], hoverinfo="text"))
         seed_at = (placed.x, placed.y)
         seed_label = _pointer(points, *seed_at, f"★ {words}", "#111")
     elif seed_rows := next(rows for name, rows, _ in marks if name == "★ seed"):
@@ -211,19 +213,24 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     plot_px = (width_px, PLOT_PX[1])
     named = placed_regions(regions, *ranges, plot_px=plot_px,
                            avoid=[box for pointer in pointers for box in pointer_boxes(pointer, *ranges, plot_px)])
-    figure.update_layout(annotations=region_annotations(named))
-    for pointer in pointers:
-        figure.add_annotation(pointer)
-    figure.update_layout(legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top",
-                                     font=dict(size=10), itemsizing="constant", itemwidth=30, tracegroupgap=0),
-                         xaxis=dict(visible=False), yaxis=dict(visible=False), dragmode="pan",
-                         plot_bgcolor="white")
-    if view is not None:
-        figure.update_layout(**view)
     shown = looked_at or ((tuple(view["xaxis"]["range"]), tuple(view["yaxis"]["range"])) if view is not None else None)
     if density is not None and detail is not None and shown is not None:
-        _density_background(figure, detail(*shown))
-    return _titled(figure, escape_html(title), 640, bottom=70)
+        images.append(_density_background(detail(*shown)))
+    legend = dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", font=dict(size=10),
+                  itemsizing="constant", itemwidth=30, tracegroupgap=0)
+    if images:  # a density map's legend names colours: there is no trace of a label to hide
+        legend.update(itemclick=False, itemdoubleclick=False)
+    layout = dict(annotations=region_annotations(named) + list(pointers), legend=legend,
+                  xaxis=dict(visible=False, **(view or {}).get("xaxis", {})),
+                  yaxis=dict(visible=False, **(view or {}).get("yaxis", {})), dragmode="pan", plot_bgcolor="white",
+                  **_title_layout(escape_html(title), 640, bottom=70))
+    if images:
+        layout["images"] = images
+    if ui_revision is not None:
+        layout["uirevision"] = ui_revision
+    if selection_revision is not None:
+        layout["selectionrevision"] = selection_revision
+    return go.Figure(data=data, layout=layout)
 
 
 def mean_rank_figure(report: "StudyReport | Comparison", task_type: str) -> go.Figure:

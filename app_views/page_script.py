@@ -23,5 +23,6 @@ def script_html(body: str, **data) -> str:
 
 
 def run_script(body: str, **data) -> None:
-    """Run `body` in the page with `data` bound as `data` (see script_html)."""
-    st.html(script_html(body, **data), unsafe_allow_javascript=True)
+    """Run `body` in the page with `data` bound as `data` (see script_html). The element is as wide as its content
+    (none): in a row of elements it takes no room from the others."""
+    st.html(script_html(body, **data), width="content", unsafe_allow_javascript=True)

@@ -1,5 +1,5 @@
-"""Streamlit widgets over the session's ExploreView: the seed picker and k (the trail, the mix and the columns per
-row are drawn by the explore panel, app_views/explore_panel).
+"""Streamlit widgets over the session's ExploreView: the seed picker. k, the trail, the mix and the columns per row
+are drawn by the explore panel (app_views/explore_panel); on Maps, k is one of the maps' settings (app_views/map_controls).
 
 Each widget is drawn from the view and writes back to it in its callback, so the view (not the
 widget) holds the value: Streamlit forgets a widget's state on pages that do not draw it.
@@ -10,7 +10,6 @@ import streamlit as st
 
 from app_views.enter_key import enter_pressed
 from app_views.markdown import escape_markdown
-from app_views.url_state import MAX_K
 from app_views.view_session import explore_view
 from explore.corpus.model import Corpus
 
@@ -21,7 +20,6 @@ SEED_PICKER_SHOWS = "seed_picker_shows"  # not a widget: the seed (and missing s
 SEED_TEXT_KEY = "seed_text_input"
 SUGGESTION_PREFIX = "suggestion-"  # + article id
 AS_TEXT_KEY = "suggestion-as-text"
-K_KEY = "k"
 
 
 # --- the seed ---------------------------------------------------------------------------------------
@@ -99,16 +97,3 @@ def _title_search(corpus: Corpus, prompt: str = SEARCH_LABEL) -> None:
                      icon=":material/notes:"):
             view.set_seed(None, query)
             st.rerun()
-
-
-# --- k (sidebar) -------------------------------------------------------------------------------------
-
-
-def k_slider() -> None:
-    """Neighbours marked on Maps (Explore's panel chooses the same k as cards per column)."""
-    st.session_state[K_KEY] = explore_view().k
-    st.sidebar.slider("Neighbours marked (k)", 1, MAX_K, key=K_KEY, on_change=_k_moved)
-
-
-def _k_moved() -> None:
-    explore_view().k = st.session_state[K_KEY]

@@ -56,8 +56,8 @@ window.__anPageReady = function (kind, wanted) {
     const seeds = plots.map(m => [...m.querySelectorAll('.an-map-note')].some(n => !n.hidden
       && n.textContent.startsWith('★ ' + wanted)));
     if (!seeds.every(Boolean)) return null;
-    for (const key of ['map_left', 'map_right', 'map_colour', 'map_projection'])
-      if (!enabled(`[class*="st-key-${key}"] input`)) return null;
+    for (const key of ['map_left', 'map_right', 'map_colour', 'map_projection'])  // app_views/map_controls
+      if (!enabled(`.an-mc [data-key="${key}"]`)) return null;
     return {points: plots.map(window.__anMapPoints), plots: plots.length};
   }
   if (kind === 'corpus') {

@@ -339,6 +339,8 @@ def _computed(space_key: str, vectors: np.ndarray, sample: Sample, params: MapPa
 
 def _with_extra_rows(vectors: np.ndarray, sample: Sample, base_coords: np.ndarray, method: str,
                      source: str) -> Projection:
+    if not len(sample.extra):  # the usual case: no copy of the sample's vectors on every page run
+        return Projection(base_coords, method, source)
     extra_coords = place(vectors[sample.base], base_coords, vectors[sample.extra])
     return Projection(np.concatenate([base_coords, extra_coords]), method, source)
 

@@ -31,7 +31,7 @@ def _open_maps(driver, url: str) -> list[dict]:
 def _set_sample_size(driver, size: int) -> None:
     from selenium.webdriver.common.keys import Keys
 
-    field = driver.find_element("css selector", '[class*="st-key-map_sample"] input')
+    field = driver.find_element("css selector", '.an-mc input[data-key="map_sample"]')
     field.send_keys(Keys.CONTROL, "a")
     field.send_keys(str(size), Keys.ENTER)
 
@@ -241,8 +241,8 @@ def test_the_umap_projection_from_the_url_draws_both_maps_with_its_settings_said
     assert text.count("UMAP (n_neighbors=15, min_dist=0.1, metric=cosine, random_state=0)") == 2, text
     titles = [title for plot in browser.execute_script(READ_TITLES) for title in plot]
     assert all(" · UMAP, " in title for title in titles), titles
-    control = browser.execute_script("""const box = document.querySelector('[class*="st-key-map_projection"]');
-        return box.innerText + ' ' + Array.from(box.querySelectorAll('input')).map(i => i.value).join(' ');""")
+    control = browser.execute_script("""const select = document.querySelector('.an-mc select[data-key="map_projection"]');
+        return select.options[select.selectedIndex].text;""")
     assert "UMAP" in control and "proj=umap" in browser.current_url, (control, browser.current_url)
     assert all(_centred_on_seed(plot) for plot in maps)
 
@@ -331,7 +331,7 @@ def test_a_map_reads_by_hover_keyboard_and_tools(server, browser):
     from tests.browser_maps import hover_point
 
     _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
-    said = hover_point(browser, 0, "★ seed")
+    said = hover_point(browser, 1, "★ seed")  # the country map: in the generic one Pierre Curie is under her star
     assert said.startswith("Marie Curie") and "topic:" in said, said
     shot(browser, "maps_hover.png")
     before = browser.execute_script(READ_MAPS)[0]
@@ -417,3 +417,57 @@ def test_a_map_whose_points_cannot_be_fetched_gets_them_in_the_page(server, brow
         shot(browser, "maps_points_in_the_page.png")
     finally:
         browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+
+
+def test_the_maps_settings_keep_the_keyboard_on_the_control_and_the_url_in_step(server, browser):
+    """The maps' settings (one element, app_views/map_controls): a keyboard reader stepping "Colour by" with the
+    arrow keys stays on it across the redraws; k typed in its box marks and lists that many neighbours; a setting's
+    help shows on focus; every change is in the URL."""
+    from selenium.webdriver.common.keys import Keys
+
+    _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+    colour = browser.find_element("css selector", '.an-mc select[data-key="map_colour"]')
+    first = colour.get_attribute("value")
+    browser.execute_script("arguments[0].focus();", colour)
+    seen = []
+    for _ in range(2):
+        colour.send_keys(Keys.ARROW_DOWN)  # a closed select: the next option, at once
+        wait(browser, lambda d: f"colour={colour.get_attribute('value')}" in d.current_url, timeout=300,
+             message="the colouring in the URL")
+        _open_maps_idle(browser)
+        seen.append(browser.execute_script("return [document.activeElement.dataset.key, arguments[0].value]", colour))
+    assert [key for key, _ in seen] == ["map_colour", "map_colour"] and len({first, *[v for _, v in seen]}) == 3, seen
+    k = browser.find_element("css selector", '.an-mc input[data-key="k"]')
+    k.send_keys(Keys.CONTROL, "a")
+    k.send_keys("8", Keys.ENTER)
+    wait(browser, lambda d: "k=8" in d.current_url and len(d.find_elements("css selector", ".an-nl-item")) >= 8,
+         timeout=300, message="k=8 listed")
+    _open_maps_idle(browser)
+    diamonds = [len(next(t for t in m["traces"] if t["name"] == "◇ neighbours")["x"])
+                for m in browser.execute_script("return [...document.querySelectorAll('.an-map')].map(m => m.anMap)")]
+    assert diamonds == [8, 8], diamonds
+    assert browser.execute_script("return document.activeElement.dataset.key") == "k"
+    help_mark = browser.find_elements("css selector", ".an-mc-help")[-1]
+    browser.execute_script("arguments[0].focus();", help_mark)
+    tip = help_mark.find_element("css selector", ".an-mc-tip")
+    assert tip.is_displayed() and "UMAP" in tip.text
+    browser.execute_script("window.scrollTo(0, 0)")
+    shot(browser, "maps_settings.png")
+
+
+def _open_maps_idle(driver) -> None:
+    wait(driver, lambda d: drawn_maps(d) == 2, timeout=300, message="both maps drawn")
+    idle(driver, timeout=300)
+    time.sleep(0.5)
+
+
+def test_a_second_open_has_the_maps_points_fetched_by_the_page_before_the_maps_mount(server, browser):
+    """app_views/map_chart/prefetch.py: once the server knows the layers' addresses, the page starts fetching them
+    before the maps are worked out; the maps take those fetches (no second request) and draw every point."""
+    url = f"{server}/maps?seed=Pierre+Curie"
+    _open_maps(browser, url)
+    maps = _open_maps(browser, url)  # a fresh page: the addresses are known now
+    seen = browser.execute_script("""return {waiting: window.__anMapLayers ? window.__anMapLayers.size : -1,
+        fetched: performance.getEntriesByType('resource').filter(e => e.name.includes('/_an/map-layers/')).length};""")
+    assert seen == {"waiting": 0, "fetched": 2}, seen
+    assert all(plot["points"] == 10_033 for plot in maps), [p["points"] for p in maps]

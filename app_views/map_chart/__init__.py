@@ -29,7 +29,7 @@ def map_chart(figure: go.Figure, key: str, on_event: Callable[[MapEvent], None],
     first); a reader's click or selection calls `on_event(event)` before the page reruns, and on a `dense` map
     (drawn by density) a zoom or pan too. Where the server serves map layers, `under` goes as an address the
     browser fetches once, unless `inline` (the browser said it could not load one: events.PointsUnserved)."""
-    address = publish(under.json, under.digest) if under and layers_served() and not inline else ""
+    address = publish(under.json, under.digest, under.key) if under and layers_served() and not inline else ""
     data = {"spec": figure_json(figure), "height": figure.layout.height or 640, "dense": dense,
             "under": "" if address else under.json if under else "[]", "underUrl": address,
             "underKey": under.key if under else ""}

@@ -12,6 +12,7 @@ from collections import OrderedDict
 PATH = "_an/map-layers"  # below the page's own address: "./_an/map-layers/<digest>.json"
 KEPT = 48  # layers (a 10,000-point map's is about 1 MiB, a fifth of that compressed)
 _layers: OrderedDict[str, bytes] = OrderedDict()
+_named: OrderedDict[str, str] = OrderedDict()  # a layer's name (payload.MapLayer.key) -> its digest
 _lock = threading.Lock()
 _served = threading.Event()
 
@@ -30,21 +31,38 @@ def content_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def publish(text: str, digest: str | None = None) -> str:
+def _address(digest: str) -> str:
+    return f"./{PATH}/{digest}.json"
+
+
+def publish(text: str, digest: str | None = None, name: str | None = None) -> str:
     """Keep `text` (a layer's JSON) gzip-compressed under its digest (`digest`, when the caller made it once:
-    content_digest(text)); its address, relative to a page's. Encoded and compressed only when not kept yet."""
+    content_digest(text)), and under `name` when given (address_of); its address, relative to a page's. Encoded
+    and compressed only when not kept yet."""
     digest = digest or content_digest(text)
     with _lock:
         kept = digest in _layers
         if kept:
             _layers.move_to_end(digest)
+        if name is not None:
+            _named[name] = digest
+            _named.move_to_end(name)
+            while len(_named) > KEPT:
+                _named.popitem(last=False)
     if not kept:
         packed = gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
         with _lock:
             _layers[digest] = packed
             while len(_layers) > KEPT:
                 _layers.popitem(last=False)
-    return f"./{PATH}/{digest}.json"
+    return _address(digest)
+
+
+def address_of(name: str) -> str | None:
+    """The address of the layer last published under `name`, while it is kept; None before that."""
+    with _lock:
+        digest = _named.get(name)
+        return _address(digest) if digest in _layers else None
 
 
 def compressed_layer(digest: str) -> bytes | None:

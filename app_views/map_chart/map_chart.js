@@ -32,9 +32,12 @@ function themed(figure, element) {
 }
 
 // A layer the server serves (app_server/map_layers.py): its address is its content's digest, so the browser's cache
-// keeps it across reruns and visits.
+// keeps it across reruns and visits. The page may have started the fetch already (app_views/map_chart/prefetch.py).
 function fetchLayer(address) {
-  return fetch(new URL(address, window.location.href)).then((answer) => {
+  const url = new URL(address, window.location.href).href, early = window.__anMapLayers;
+  const started = early && early.get(url);
+  if (started) early.delete(url);
+  return (started || fetch(url)).then((answer) => {
     if (!answer.ok) {
       throw Object.assign(new Error(`its points did not load (HTTP ${answer.status})`), { status: answer.status });
     }

@@ -145,6 +145,27 @@ def map_neighbour_list(at: AppTest) -> dict:
     return json.loads(lists[0].proto.json) if lists else {}
 
 
+def map_settings(at: AppTest) -> dict:
+    """The Maps page's settings as it drew them (app_views/map_controls): control key -> its JSON."""
+    import json
+
+    from app_views.map_controls import COMPONENT_NAME
+
+    drawn = [e for e in at.get("bidi_component") if e.proto.component_name == COMPONENT_NAME]
+    return {control["key"]: control for control in json.loads(drawn[0].proto.json)["controls"]} if drawn else {}
+
+
+def set_map_setting(at: AppTest, key: str, value) -> AppTest:
+    """What the settings' script sends when the reader sets the control `key` to `value`, read against the controls
+    the page drew and kept as the page's callback keeps it; `.run()` the result as the page reruns."""
+    from app_views.map_controls.events import CHANGE, change_parser, control_of
+
+    change = change_parser([control_of(c) for c in map_settings(at).values()])(CHANGE, {"key": key, "value": value})
+    assert change is not None, (key, value)
+    at.session_state[change.key] = change.value
+    return at
+
+
 # --- Explore's panel (one component element; app_views/explore_panel) ------------------------------------
 
 

@@ -5,7 +5,7 @@ from app_views.view_session import VIEW_KEY
 from app_views.view_state import ExploreView
 from explore.mix import DEFAULT_LINKS_SHARE
 from tests.app_pages.conftest import (cards, crumbs, grid, grid_text, headings, mix_pills, mix_weights, panel,
-                                      panel_event, panel_notes)
+                                      map_settings, panel_event, panel_notes)
 
 
 def shown(markdown: str) -> str:
@@ -145,8 +145,8 @@ def test_k_and_blend_survive_a_visit_to_maps(app):
     panel_event(at, "mix", {"weight": "country", "value": 0.5}).run()
     panel_event(at, "layout", {"per_row": 3}).run()
     at.switch_page("app_pages/maps.py").run()
-    at.run()  # a second rerun on Maps, which draws k (a slider there) but no mix
-    assert at.sidebar.slider(key="k").value == 8
+    at.run()  # a second rerun on Maps, which draws k (among the maps' settings) but no mix
+    assert map_settings(at)["k"]["value"] == 8
     # moving one weight starts from the mix on screen: the seed's default (links 0.05, its two aspects)
     assert at.query_params["k"] == "8" and at.query_params["blend"] == "links:0.05,country:0.5,occupation:0.19,generic:0.57"
     at.switch_page("app_pages/explore.py").run()

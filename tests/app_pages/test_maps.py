@@ -5,7 +5,7 @@ import pytest
 from explore.errors import UnknownSpaceError
 from explore.maps import maps_dir
 from app_views.view_session import VIEW_KEY
-from tests.app_pages.conftest import engine_opener, map_figures, map_neighbour_list
+from tests.app_pages.conftest import engine_opener, map_figures, map_neighbour_list, map_settings, set_map_setting
 
 
 charts = map_figures
@@ -44,8 +44,8 @@ def test_points_are_clickable_and_a_click_marks_the_article_in_both_maps(app):
 
 def test_colour_aspect_and_sample_size(app):
     at = app("app_pages/maps.py", seed="Person 7")
-    at.number_input(key="map_sample").set_value(60).run()
-    at.selectbox(key="map_colour").select("occupation").run()
+    set_map_setting(at, "map_sample", 60).run()
+    set_map_setting(at, "map_colour", "occupation").run()
     assert not at.exception
     left, _ = charts(at)
     points = sum(len(t["customdata"]) for t in left["data"] if t["name"] not in ("★ seed", "◇ neighbours"))
@@ -60,9 +60,9 @@ def test_colour_aspect_and_sample_size(app):
 
 def test_switching_the_projection_draws_umap_maps_said_in_the_caption_and_the_url(app):
     at = app("app_pages/maps.py", seed="Person 7")
-    assert at.selectbox(key="map_projection").value == "tsne"
+    assert map_settings(at)["map_projection"]["value"] == "tsne"
     assert sum("t-SNE (perplexity=30" in c.value for c in at.caption) == 2
-    at.selectbox(key="map_projection").select("umap").run()
+    set_map_setting(at, "map_projection", "umap").run()
     assert not at.exception
     assert all("UMAP" in chart["layout"]["title"]["text"] for chart in charts(at))
     said = [c.value for c in at.caption if c.value.startswith("UMAP (n_neighbors=15, min_dist=0.1, metric=cosine")]
@@ -170,7 +170,7 @@ def test_default_colouring_is_the_aspect_that_labels_the_most_articles(app):
         "occupation": a.labels("occupation") or ("farmer",)}) for a in base]
     store_corpus(Corpus("busy", articles, base.provenance))
     at = app("app_pages/maps.py", corpus="busy", seed="Person 7")
-    assert at.selectbox(key="map_colour").value == "occupation"
+    assert map_settings(at)["map_colour"]["value"] == "occupation"
 
 
 def test_regions_are_named_on_both_maps_and_can_be_switched_off(app):
@@ -182,7 +182,7 @@ def test_regions_are_named_on_both_maps_and_can_be_switched_off(app):
     countries = {"France", "Poland", "Japan", "Brazil", "Egypt"}
     assert any(a["text"].split(" · ")[0] in countries for a in right["layout"]["annotations"]
                if a.get("name") == "region")  # the country map's regions are its countries
-    at.toggle(key="map_regions").set_value(False).run()
+    set_map_setting(at, "map_regions", False).run()
     assert not any(a.get("name") == "region" for chart in charts(at) for a in chart["layout"].get("annotations", []))
     assert at.query_params["regions"] == "off"
 
@@ -190,11 +190,11 @@ def test_regions_are_named_on_both_maps_and_can_be_switched_off(app):
 def test_spaces_colouring_and_the_marked_article_are_in_the_url_and_read_back(app):
     at = app("app_pages/maps.py", seed="Person 7", left="country", right="generic", colour="occupation",
              mark="Person 9")
-    assert (at.selectbox(key="map_left").value, at.selectbox(key="map_right").value) == ("country", "generic")
-    assert at.selectbox(key="map_colour").value == "occupation"
+    assert (map_settings(at)["map_left"]["value"], map_settings(at)["map_right"]["value"]) == ("country", "generic")
+    assert map_settings(at)["map_colour"]["value"] == "occupation"
     assert _trace(charts(at)[0], "clicked")["customdata"] == ["p9"]
     assert "country" in charts(at)[0]["layout"]["title"]["text"]
-    at.selectbox(key="map_colour").select("country").run()
+    set_map_setting(at, "map_colour", "country").run()
     params = dict(at.query_params.items())
     assert params | {"seed": "Person 7"} == params and params["colour"] == "country"
     assert (params["left"], params["right"], params["mark"]) == ("country", "generic", "Person 9")
@@ -205,7 +205,21 @@ def test_a_bad_map_url_is_reported_and_the_defaults_kept(app):
     warnings = " ".join(w.value for w in at.warning).replace("\\", "")  # as read: Markdown escapes dropped
     assert "left='nowhere' ignored" in warnings and "mark='Nobody At All' ignored" in warnings
     assert "colour=" in warnings and "<b>" not in warnings  # escaped
-    assert at.selectbox(key="map_left").value == "generic" and not at.exception
+    assert map_settings(at)["map_left"]["value"] == "generic" and not at.exception
+
+
+def test_a_setting_the_page_cannot_draw_is_replaced_by_its_default(app):
+    at = app("app_pages/maps.py", seed="Person 7")
+    for key, value in (("map_left", "a space of another corpus"), ("map_sample", 10**9), ("map_colour", "<b>x</b>"),
+                       ("map_projection", "pca"), ("map_regions", "yes")):
+        at.session_state[key] = value  # what an older page or another corpus left in the session
+    at.run()
+    assert not at.exception
+    drawn = map_settings(at)
+    assert [drawn[key]["value"] for key in ("map_left", "map_sample", "map_projection", "map_regions")] == \
+        ["generic", 20_000, "tsne", True]
+    assert drawn["map_colour"]["value"] in [value for value, _ in drawn["map_colour"]["options"]]
+    assert len(charts(at)) == 2
 
 
 def test_a_box_selection_is_ringed_in_both_maps_listed_and_exported(app):

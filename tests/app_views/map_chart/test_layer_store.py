@@ -17,3 +17,17 @@ def test_a_layer_is_kept_compressed_under_its_content_s_digest_and_the_oldest_go
     layer_store.publish('["layer 1"]')  # asked again: now the newest, so layer 2 goes next
     layer_store.publish('["layer 4"]')
     assert layer_store.compressed_layer(digests[1]) is not None and layer_store.compressed_layer(digests[2]) is None
+
+
+def test_a_named_layer_s_address_is_known_while_its_layer_is_kept(monkeypatch):
+    monkeypatch.setattr(layer_store, "KEPT", 2)
+    monkeypatch.setattr(layer_store, "_layers", type(layer_store._layers)())
+    monkeypatch.setattr(layer_store, "_named", type(layer_store._named)())
+    assert layer_store.address_of("left map") is None  # never published
+    first = layer_store.publish('["seed A"]', name="left map")
+    assert layer_store.address_of("left map") == first
+    again = layer_store.publish('["another colouring"]', name="left map")  # the same name, new points
+    assert layer_store.address_of("left map") == again != first
+    layer_store.publish('["x"]')
+    layer_store.publish('["y"]')  # the named layer is dropped from the store: its address is not offered
+    assert layer_store.address_of("left map") is None
