@@ -465,5 +465,4 @@ if colour_aspect:
                   "colours; " if dense else "Click a legend entry to hide it, double-click it to show only it; ") +
                  "on the Corpus page, a click on a label of a chart opens the maps filtered to it." if not only else
                  f"Colours: {aspect} “{escape_markdown(only)}” in colour, the other points faint.")
-for note in notes:
-    st.caption(note)
+st.caption("\n\n".join(notes))  # one element: each note its own paragraph
