@@ -23,8 +23,8 @@ from app_views.figures import SELECTED_DRAWN, colour_map, density_traces, label_
 from app_views.map_chart import map_chart
 from app_views.map_chart.payload import MapLayer
 from app_views.map_chart.prefetch import prefetch_layers
-from app_views.map_controls import Choice, ControlChange, Count, Switch, map_controls
 from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, PointsUnserved, ViewChanged
+from app_views.map_controls import Choice, ControlChange, Count, Switch, map_controls
 from app_views.markdown import code_span, escape_markdown
 from app_views.neighbour_list import list_data, neighbour_list
 from app_views.neighbour_list.events import MapFrom, NeighbourEvent

@@ -85,7 +85,7 @@ def change_parser(controls: Sequence[Control]) -> Callable[[str, object], Contro
     return parse
 
 
-KINDS = {kind.__name__.lower(): kind for kind in (Choice, Count, Switch)}
+KINDS = {kind.__name__.lower(): kind for kind in (Choice, Count, Switch)}  # the "kind" the element is sent
 
 
 def control_of(drawn: dict) -> Control:
