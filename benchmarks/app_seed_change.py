@@ -8,13 +8,12 @@ direct calls. First start has its own benchmark (benchmarks/first_start.py).
 """
 from __future__ import annotations
 
-import os
 import random
 import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import Row, percentiles_ms
+from benchmarks.common import Row, environment, percentiles_ms
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -50,16 +49,8 @@ def seed_changes(count: int) -> tuple[list[float], list[float]]:
 
 def run(quick: bool = False) -> list[Row]:
     seeds = 5 if quick else 30
-    saved = os.environ.get("ASPECTNAV_HOME")
-    with tempfile.TemporaryDirectory() as home:
-        os.environ["ASPECTNAV_HOME"] = home
-        try:
-            page, columns = seed_changes(seeds)
-        finally:
-            if saved is None:
-                os.environ.pop("ASPECTNAV_HOME", None)
-            else:
-                os.environ["ASPECTNAV_HOME"] = saved
+    with tempfile.TemporaryDirectory() as home, environment(ASPECTNAV_HOME=home):
+        page, columns = seed_changes(seeds)
     page_p50, page_p95 = percentiles_ms(page)
 
     return [

@@ -135,19 +135,30 @@ def machine() -> str:
 
 
 @contextmanager
+def environment(**values: str) -> Iterator[None]:
+    """These environment variables set while the block runs, and each put back as it was after (unset if it was).
+    A benchmark that left $ASPECTNAV_HOME on its deleted scratch folder had the next one write a corpus there."""
+    previous = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@contextmanager
 def fresh_data_home(prefix: str = "aspectnav-bench-") -> Iterator[Path]:
     """A new, empty $ASPECTNAV_HOME for this process while the block runs: what a first use on a new machine
     finds (no stored corpus, no encoder exports, no backend choice, no map cache)."""
     from explore.settings import HOME_ENV
 
-    previous = os.environ.get(HOME_ENV)
     home = tempfile.mkdtemp(prefix=prefix)
-    os.environ[HOME_ENV] = home
     try:
-        yield Path(home)
+        with environment(**{HOME_ENV: home}):
+            yield Path(home)
     finally:
-        if previous is None:
-            os.environ.pop(HOME_ENV, None)
-        else:
-            os.environ[HOME_ENV] = previous
         shutil.rmtree(home, ignore_errors=True)

@@ -9,7 +9,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from benchmarks.common import Row, timed
+from benchmarks.common import Row, environment, timed
 from explore.corpus.aspect_quality import labelled_corpus, vital_records
 from explore.corpus.store import load_corpus, save_corpus
 from explore.corpus.vital import build_vital_corpus, vital_data_path
@@ -17,22 +17,16 @@ from explore.corpus.vital import build_vital_corpus, vital_data_path
 
 def first_open(repeats: int) -> Row:
     """`open_corpus("vital")` on an empty data home: the shipped build copied in, against building it."""
-    import os
-
     from explore.corpus.registry import open_corpus
 
-    saved = os.environ.get("ASPECTNAV_HOME")
     homes, hashes = [], set()
-    try:
-        with tempfile.TemporaryDirectory() as scratch:
-            def fresh_open():
-                os.environ["ASPECTNAV_HOME"] = str(Path(scratch) / f"home-{len(homes)}")
+    with tempfile.TemporaryDirectory() as scratch:
+        def fresh_open():
+            with environment(ASPECTNAV_HOME=str(Path(scratch) / f"home-{len(homes)}")):
                 homes.append(1)
                 hashes.add(open_corpus("vital").content_hash)
 
-            shipped = timed(fresh_open, repeats=repeats, warmup=0)
-    finally:
-        os.environ.pop("ASPECTNAV_HOME", None) if saved is None else os.environ.__setitem__("ASPECTNAV_HOME", saved)
+        shipped = timed(fresh_open, repeats=repeats, warmup=0)
     built = build_vital_corpus()
     build = timed(build_vital_corpus, repeats=max(1, repeats // 2), warmup=0)
     same = hashes == {built.content_hash}

@@ -15,7 +15,6 @@ every recombined row is placed by its nearest base articles, as the Maps page pl
 """
 from __future__ import annotations
 
-import os
 import statistics
 import tempfile
 import time
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from benchmarks.common import Row, cpu_description, load_average
+from benchmarks.common import Row, cpu_description, environment, load_average
 
 SEED = "Marie Curie"
 ATLAS_JS = """
@@ -133,9 +132,8 @@ def _browser(rows: int, home: Path, rounds: int) -> dict:
     from benchmarks.browser_latency import _open
     from tests.browser import chromium, served_page
 
-    os.environ["ASPECTNAV_MAP_ROWS"] = str(rows)
     samples: dict[str, list] = {"ours": [], "minimal": []}
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory() as scratch, environment(ASPECTNAV_MAP_ROWS=str(rows)):
         scratch = Path(scratch)
         with served_page(home, scratch / "ours.log", "benchmark-million-map.log",
                          script="benchmarks/million_map_page.py") as (ours_url, ours_pid), \

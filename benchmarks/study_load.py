@@ -27,7 +27,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from benchmarks.common import Row, percentiles_ms
+from benchmarks.common import Row, environment, percentiles_ms
 
 REPO = Path(__file__).resolve().parent.parent
 SUBMIT_P95_TARGET_MS = 1000.0
@@ -193,9 +193,9 @@ def _setup(quick: bool, home: Path, db_name: str) -> Setup:
         from explore.corpus import store_corpus
         from study.synthetic import TINY_STUDY, tiny_corpus, write_tiny_study
 
-        os.environ["ASPECTNAV_HOME"] = str(home)
-        store_corpus(tiny_corpus())
-        study = str(write_tiny_study(home, tasks=TINY_STUDY["tasks"][:2]))
+        with environment(ASPECTNAV_HOME=str(home)):
+            store_corpus(tiny_corpus())
+            study = str(write_tiny_study(home, tasks=TINY_STUDY["tasks"][:2]))
         return Setup("tests/app_pages/study_page_entry.py",
                      {"ASPECTNAV_HOME": str(home), "ASPECTNAV_STUDY": study, "ASPECTNAV_STUDY_DB": db_url},
                      study, db_url, use_engine=False)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import pytest
 
@@ -12,8 +13,21 @@ os.environ.setdefault("GRPC_ENABLE_FORK_SUPPORT", "0")
 from explore.settings import HOME_ENV
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report kept on the test, so a fixture's teardown knows whether the test failed."""
+    report = yield
+    item.stash.setdefault(PHASE_REPORTS, {})[report.when] = report
+    return report
+
+
+PHASE_REPORTS = pytest.StashKey[dict]()
+
+
 @pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory, monkeypatch):
+def isolated_home(tmp_path_factory, monkeypatch, request):
+    """A data home of the test's own, removed after a test that passed (as pyproject's retention policy has pytest
+    remove a passed test's tmp_path): a slow tier's homes reach gigabytes, on a disk that may be shared."""
     home = tmp_path_factory.mktemp("aspectnav-home")
     monkeypatch.setenv(HOME_ENV, str(home))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
@@ -21,7 +35,10 @@ def isolated_home(tmp_path_factory, monkeypatch):
     # whatever a test's CLI call writes (delenv of an unset variable would record nothing to undo).
     monkeypatch.setenv("ASPECTNAV_ENCODER_BACKEND", "auto")
     monkeypatch.setenv("ASPECTNAV_ENCODER_PRECISION", "auto")
-    return home
+    yield home
+    reports = request.node.stash.get(PHASE_REPORTS, {})
+    if not any(report.failed for report in reports.values()):
+        shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

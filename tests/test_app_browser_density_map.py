@@ -6,7 +6,6 @@ vital's shipped t-SNE map (a projection of 20,000 points would take minutes of a
 test-artifacts/density_*.png."""
 from __future__ import annotations
 
-import os
 import time
 
 import numpy as np
@@ -57,18 +56,12 @@ def _write_sample_map(name: str) -> None:
 @pytest.fixture(scope="module")
 def atlas(tmp_path_factory):
     home = tmp_path_factory.mktemp("density-home")
-    previous = os.environ.get("ASPECTNAV_HOME")
-    os.environ["ASPECTNAV_HOME"] = str(home)
-    try:
-        from benchmarks.million_corpus import make_million_corpus
+    from benchmarks.common import environment
+    from benchmarks.million_corpus import make_million_corpus
 
+    with environment(ASPECTNAV_HOME=str(home)):
         make_million_corpus(ROWS, "atlas", index=False)  # below 50,000 rows a space is searched exactly
         _write_sample_map("atlas")
-    finally:
-        if previous is None:
-            del os.environ["ASPECTNAV_HOME"]
-        else:
-            os.environ["ASPECTNAV_HOME"] = previous
     with served_page(home, tmp_path_factory.mktemp("density-log") / "streamlit.log", "streamlit_density.log") as (url, _):
         yield url
 

@@ -46,14 +46,14 @@ def serve(entry: str, env: dict, log_name: str):
 
 
 @pytest.fixture
-def study_env(tmp_path):
+def study_env(tmp_path, monkeypatch):
     """The tiny study (2 tasks, fake candidates) with its own data home and database."""
     from explore.corpus import store_corpus
     from study.synthetic import TINY_STUDY, tiny_corpus, write_tiny_study
 
     home = tmp_path / "home"
     home.mkdir()
-    os.environ["ASPECTNAV_HOME"] = str(home)  # store_corpus writes under it; the servers get it too
+    monkeypatch.setenv("ASPECTNAV_HOME", str(home))  # store_corpus writes under it; the servers get it too
     store_corpus(tiny_corpus())
     ARTIFACTS.mkdir(exist_ok=True)
     return {"ASPECTNAV_HOME": str(home), "ASPECTNAV_STUDY_DB": f"sqlite:///{home / 'browser.sqlite'}",
