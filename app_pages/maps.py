@@ -251,7 +251,8 @@ def _setting_changed(change: ControlChange) -> None:
 def _chosen(key: str, allowed, default):
     """The session's setting under `key` when it is one of `allowed`, else `default` (kept for the next run): a
     setting from another corpus or an older page is not one this page can draw."""
-    if st.session_state.get(key) not in allowed:
+    value = st.session_state.get(key)
+    if value is None or value not in allowed:  # None first: `None in range(...)` compares it with every number
         st.session_state[key] = default
     return st.session_state[key]
 
@@ -354,10 +355,11 @@ both = ", the same in both maps" if len(sides) == 2 else ""
 shows = (f"All {sample.corpus_size:,} articles of the corpus, drawn by density (the darker, the more articles): "
          f"a map of a random sample of {len(sample.base):,}, every other article placed by its nearest sampled "
          "articles") if dense else sample.describe()
-st.caption(f"{shows}{both}{marks}. Hover for title and labels{' (of the sampled articles)' if dense else ''}; "
-           f"click a point to mark it{' in both maps' if len(sides) == 2 else ''}.")
-if seed is not None and len(sides) == 2:
-    st.markdown(map_overlap(engine, seed, sides))
+intro = st.empty()  # what the maps show, how they are centred and how far they agree: one element, written
+# when the maps are drawn (and while one is computed, without the line that needs them drawn)
+described = (f"{shows}{both}{marks}. Hover for title and labels{' (of the sampled articles)' if dense else ''}; "
+             f"click a point to mark it{' in both maps' if len(sides) == 2 else ''}.")
+agreement = "\n\n" + map_overlap(engine, seed, sides) if seed is not None and len(sides) == 2 else ""
 
 if only:
     with st.container(horizontal=True, vertical_alignment="center"):
@@ -371,10 +373,8 @@ layer_name = lambda kind: (f"{id(corpus)}/{corpus.content_hash}/{space_key(engin
                            f"{projector}/{colour_aspect}/{only}")  # a map's labelled points, the same across seeds
 marked = st.session_state.get(HIGHLIGHT)
 highlight = marked[1] if marked and marked[0] == seed_id and marked[1] in corpus else None
-with st.container(horizontal=True, vertical_alignment="center"):
-    if highlight is None:
-        click_hint = st.empty()  # said once the maps are drawn: whether they are centred closer in
-    else:
+with st.container(horizontal=True, vertical_alignment="center"):  # always there: the maps below keep their place
+    if highlight is not None:
         title = escape_markdown(corpus[highlight].title)
         st.markdown(f"Marked in both maps (red ring): **{title}**")
         st.button(f"Map from {title}", key="map_from", on_click=_map_from, args=(highlight,),
@@ -394,8 +394,16 @@ columns = st.columns(weights)
 bars = [place.empty() for place in columns[:len(sides)]]
 titles = [label(kind) for kind in sides]
 started = time.monotonic()
-projected = map_projections(engine, plan, sides, map_params, on_wait=lambda state: _show_progress(
-    bars, titles, len(sample.base), projector, started, state))
+
+def _waiting(state: dict[int, tuple[float, str]]) -> None:
+    """A map is being computed: its progress, and the maps' description above (drawn maps may add a line to it)."""
+    if not waiting:
+        waiting.append(intro.caption(described + agreement))
+    _show_progress(bars, titles, len(sample.base), projector, started, state)
+
+
+waiting: list = []
+projected = map_projections(engine, plan, sides, map_params, on_wait=_waiting)
 layouts = [None] * len(sides)
 for side, kind in enumerate(sides if dense else ()):
     layouts[side] = _keep(("layout", space_key(engine, kind), sample.key, str(projector)), lambda: whole_layout(
@@ -444,14 +452,14 @@ if listed:
 if selected:
     _selection_list(selected, colour_aspect)
 
-if highlight is None:  # up here, where a reader looks first: a map cut at its edges is not the whole corpus
-    two = len(sides) == 2
-    click_hint.markdown(f"Click a point to mark it{' in both maps' if two else ''}." + (
-        f" {'Each map is' if two else 'The map is'} centred on ★, closer in: double-click "
-        f"{'a map' if two else 'it'} to see all of it." if (seed or plan.text) and zooms_in(shown[0]) else ""))
+if (seed or plan.text) and zooms_in(shown[0]):  # said up there, where a reader looks first: a map cut at its edges
+    two = len(sides) == 2                          # is not the whole corpus
+    described += (f" {'Each map is' if two else 'The map is'} centred on ★, closer in: double-click "
+                  f"{'a map' if two else 'it'} to see all of it.")
+intro.caption(described + agreement)
 notes = []
-notes.append("Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in both maps and "
-             "listed below them.")
+notes.append(f"Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in "
+             f"{'both maps' if len(sides) == 2 else 'the map'} and listed below {'them' if len(sides) == 2 else 'it'}.")
 if show_regions:
     notes.append("Region names: k-means on each map's layout, each region named by the labels and title words "
                  "most characteristic of its articles (class-based TF-IDF); switch them off above.")

@@ -63,11 +63,29 @@ def choose_tool(driver, plot_index: int, title: str) -> None:
         "css selector", f'.an-map-tool[data-title="{title}"]').click()
 
 
+def clear_of_the_seed(driver, plot_index: int, trace_name: str) -> int:
+    """The first point of `trace_name` on map `plot_index` in view and drawn at least 12 px from the seed's ★ (a
+    neighbour drawn under the star is the star's to click), else the first point."""
+    return driver.execute_script("""
+        const [index, name] = arguments, s = document.querySelectorAll('.an-map')[index].anMap;
+        const trace = s.traces.find(t => t.name === name), seed = s.traces.find(t => t.name === '★ seed');
+        const stars = seed ? Array.from(seed.x, (x, i) => s.toPixel(x, seed.y[i])) : [];
+        const plot = document.querySelectorAll('.an-map')[index].querySelector('.an-map-plot');
+        for (let i = 0; i < trace.x.length; i += 1) {
+          const [x, y] = s.toPixel(trace.x[i], trace.y[i]);
+          const shown = x >= 10 && y >= 10 && x <= plot.clientWidth - 10 && y <= plot.clientHeight - 10;
+          if (shown && stars.every(([sx, sy]) => Math.hypot(x - sx, y - sy) >= 12)) return i;
+        }
+        return 0;
+    """, plot_index, trace_name)
+
+
 def click_point(driver, plot_index: int, trace_name: str) -> str:
-    """Click the first point of the trace called `trace_name` in a map; returns its article id."""
+    """Click a point of the trace called `trace_name` in a map (the first clear of the seed's ★); returns its
+    article id."""
     from selenium.webdriver.common.action_chains import ActionChains
 
-    dx, dy, article_id = point_offset(driver, plot_index, trace_name)
+    dx, dy, article_id = point_offset(driver, plot_index, trace_name, clear_of_the_seed(driver, plot_index, trace_name))
     ActionChains(driver).move_to_element_with_offset(plot_of(driver, plot_index), dx, dy).click().perform()
     return article_id
 

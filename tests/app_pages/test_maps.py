@@ -22,7 +22,7 @@ def test_map_of_two_spaces_with_seed_and_neighbours(app):
     seed = next(t for t in right["data"] if t["name"] == "★ seed")
     assert seed["customdata"] == ["p7"] and "Person 7" in seed["hovertext"][0]
     assert any("Person 7" in a["text"] for a in right["layout"]["annotations"])  # the seed's label, beside it
-    assert any("Jaccard@10" in m.value for m in at.markdown)
+    assert any("Jaccard@10" in c.value for c in at.caption)
     counted = [c.value for c in at.caption if "120" in c.value]
     assert len(counted) == 1 and counted[0].startswith("All 120 articles of the corpus, the same in both maps")
     assert not any("all of them" in i.value for i in at.info)  # the count is said once, in the caption
@@ -264,8 +264,8 @@ def test_a_marked_article_stays_in_view_of_both_centred_maps(app, monkeypatch):
 
     monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
     centred = app("app_pages/maps.py", seed="Person 7")
-    assert any(m.value.startswith("Click a point to mark it in both maps. Each map is centred on ★, closer in")
-               for m in centred.markdown)
+    assert any("click a point to mark it in both maps. Each map is centred on ★, closer in" in c.value
+               for c in centred.caption)
     at = app("app_pages/maps.py", seed="Person 7", mark="Person 100")
     for chart in charts(at):
         clicked = _trace(chart, "clicked")
@@ -282,7 +282,7 @@ def test_a_small_map_is_shown_whole_around_its_seed(app):
     at = app("app_pages/maps.py", seed="Person 7")  # 120 points: read at a glance, not zoomed
     assert all("range" not in chart["layout"].get("xaxis", {}) for chart in charts(at))
     assert not any("centred on ★" in m.value for m in [*at.caption, *at.markdown])
-    assert any(m.value == "Click a point to mark it in both maps." for m in at.markdown)
+    assert any("; click a point to mark it in both maps.\n\n**Top-10 overlap" in c.value for c in at.caption)
 
 
 def test_a_corpus_above_the_full_map_size_is_drawn_whole_by_density(app, monkeypatch):
@@ -318,6 +318,6 @@ def test_a_corpus_with_one_space_draws_one_map_and_the_hint_says_so(app, monkeyp
     monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
     at = app("app_pages/maps.py", corpus="plain", seed="Person 7")  # no aspect labels: the generic space alone
     assert len(charts(at)) == 1
-    said = " ".join(m.value for m in at.markdown)
-    assert "Click a point to mark it. The map is centred on ★, closer in: double-click it to see all of it." in said
+    said = " ".join(c.value for c in at.caption)
+    assert "click a point to mark it. The map is centred on ★, closer in: double-click it to see all of it." in said
     assert "both maps" not in said

@@ -60,6 +60,9 @@ def test_colours_keep_top_labels_and_points_know_their_role():
     assert points.legend[-1] == OTHER and NO_LABEL not in points.legend  # unlabelled: faint, named in a caption
     assert points.colour[3] == "C3" and points.titles[3] == "T3" and points.unlabelled_share == 0.25
     assert points.hover == []  # HTML hover labels are the app view's to write, escaped
+    again = map_points(corpus, sample, np.zeros((80, 2)), "country", seed_id="5", neighbour_ids=["3", "5", "99"])
+    assert (again.role[3], again.role[4], again.role[5]) == ("neighbour", "sample", "seed")  # the seed wins
+    assert points.role[3] == "seed" and again.ids is points.ids  # the ids are read once; the roles are each map's
 
 
 def test_a_label_keeps_its_colour_rank_across_samples_and_seeds():
