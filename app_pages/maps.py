@@ -395,14 +395,13 @@ bars = [place.empty() for place in columns[:len(sides)]]
 titles = [label(kind) for kind in sides]
 started = time.monotonic()
 
+
 def _waiting(state: dict[int, tuple[float, str]]) -> None:
     """A map is being computed: its progress, and the maps' description above (drawn maps may add a line to it)."""
-    if not waiting:
-        waiting.append(intro.caption(described + agreement))
+    intro.caption(described + agreement)
     _show_progress(bars, titles, len(sample.base), projector, started, state)
 
 
-waiting: list = []
 projected = map_projections(engine, plan, sides, map_params, on_wait=_waiting)
 layouts = [None] * len(sides)
 for side, kind in enumerate(sides if dense else ()):
