@@ -2,7 +2,9 @@
 article drawn by density, explore/whole_map.py and explore/map_density.py), coloured by an aspect's labels, regions
 named; a found seed is marked and centred in both maps, its nearest articles listed beside them; a click marks an
 article in both maps, a box or lasso selects a group in both (listed, exported as CSV).
-Spaces, colouring, the label filter, the marked article, the regions and the projection live in the URL.
+Spaces, colouring, the label filter, the marked article, the regions and the projection live in the URL. The page is
+few elements, as a page opens as fast as the browser renders its elements: the settings are one (app_views/map_controls),
+and the maps with their captions, the neighbour list, the marked article and the notes another (app_views/maps_panel).
 
 The frame (app.py) has drawn the corpus picker, the credit and k, and adopted or written the seed's URL.
 """
@@ -17,17 +19,20 @@ import streamlit as st
 
 from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, map_side, map_spaces,
                                 missing_spaces_hint, space_key, space_label)
-from app_views.corpus_choice import chosen_corpus, corpus_param, explore_hrefs
+from app_views.corpus_choice import chosen_corpus, explore_hrefs
 from app_views.engine_cache import load_engine
 from app_views.figures import SELECTED_DRAWN, colour_map, density_traces, label_traces, map_figure, zooms_in
-from app_views.map_chart import map_chart
+from app_views.map_chart import map_data
 from app_views.map_chart.payload import MapLayer
 from app_views.map_chart.prefetch import prefetch_layers
 from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, PointsUnserved, ViewChanged
 from app_views.map_controls import Choice, ControlChange, Count, Switch, map_controls
+from app_views.maps_panel import MarkedArticle, PanelMap, maps_panel, panel_data
+from app_views.maps_panel.events import OnMap, PanelEvent
 from app_views.markdown import code_span, escape_markdown
-from app_views.neighbour_list import list_data, neighbour_list
-from app_views.neighbour_list.events import MapFrom, NeighbourEvent
+from app_views.neighbour_list import list_data
+from app_views.neighbour_list.events import MapFrom
+from app_views.rich_line import RichLine, emphasis, plain, strong
 from app_views.region_names import plot_width
 from app_views.url_state import MAP_PARAMS, MAX_K, MapState, map_query, parse_map_query, seed_param
 from app_views.view_session import explore_view
@@ -133,14 +138,13 @@ def _map_from(article_id: str) -> None:
     explore_view().set_seed(article_id)
 
 
-def _show_progress(bars, titles: list[str], articles: int, projector: Projector, started: float,
+def _show_progress(titles: list[str], articles: int, projector: Projector, started: float,
                    state: dict[int, tuple[float, str]]) -> None:
-    """Each map's projection progress; called in the script's own thread while worker threads compute. The seconds
-    so far say it is alive while a stage reports no fraction (UMAP's first import, its neighbour search)."""
-    for side, (fraction, stage) in state.items():
-        bars[side].progress(fraction, text=f"{projector.label} map of {articles:,} articles in {titles[side]}: "
-                                           f"{STAGES.get(stage, stage)} ({time.monotonic() - started:.0f} s), "
-                                           f"{fraction:.0%}")
+    """Each map's projection progress, one bar each; called in the script's own thread while worker threads compute.
+    The seconds so far say it is alive while a stage reports no fraction (UMAP's first import, its neighbour search)."""
+    for side, (fraction, stage) in sorted(state.items()):
+        st.progress(fraction, text=f"{projector.label} map of {articles:,} articles in {titles[side]}: "
+                                   f"{STAGES.get(stage, stage)} ({time.monotonic() - started:.0f} s), {fraction:.0%}")
 
 
 def _adopt_map_url(corpus, names: list[str], aspects: list[str], seed_id: str | None) -> list[str]:
@@ -257,39 +261,42 @@ def _chosen(key: str, allowed, default):
     return st.session_state[key]
 
 
-def _neighbour_list(engine, plan: MapPlan, sides, seed, titles) -> None:
+def _neighbours(engine, plan: MapPlan, sides, seed, titles) -> dict | None:
     """The seed's nearest articles in either space, with their similarity in each, to explore or map from."""
     if not any(plan.neighbours.values()):
-        return
+        return None
     found = map_neighbours(engine, sides, plan.neighbours, seed, plan.text)
-    neighbour_list(list_data(found, seed.title if seed else plan.text, seed is None, view.k, titles,
-                             explore_hrefs(corpus)), _neighbour_event)
+    return list_data(found, seed.title if seed else plan.text, seed is None, view.k, titles, explore_hrefs(corpus))
 
 
-def _neighbour_event(event: NeighbourEvent) -> None:
-    """Map from a listed article (it becomes the seed), or explore from it (the page switches on its next run)."""
-    if event.article_id not in corpus:
+def _panel_event(event: PanelEvent, on_map) -> None:
+    """A map's event goes to `on_map[side]`; "Map from" an article makes it the seed, "Explore from" switches to
+    Explore on the next run."""
+    if isinstance(event, OnMap):
+        if event.side < len(on_map):
+            on_map[event.side](event.event)
+    elif event.article_id not in corpus:
         return
-    if isinstance(event, MapFrom):
+    elif isinstance(event, MapFrom):
         _map_from(event.article_id)
     else:
         st.session_state[EXPLORE_FROM] = event.article_id
 
 
-def _seed_note(points: MapPoints, seed, label: str) -> str:
+def _seed_note(points: MapPoints, seed, label: str) -> RichLine:
     """How this map placed the seed, when it is not simply one of its t-SNE points; or what it lacks."""
     if points.text_placement is not None:
-        return points.text_placement.describe(f"“{escape_markdown(points.text_seed)}”", points.coords) + "."
+        return (plain(points.text_placement.describe(f"“{points.text_seed}”", points.coords) + "."),)
     if seed is None:
-        return ""
-    title = f"*{escape_markdown(seed.title)}*"
+        return ()
     if points.seed_lacks:
-        lacks = " or ".join(escape_markdown(a) for a in points.seed_lacks)
-        return (f"{title} has no {lacks} label: where it lies on the {escape_markdown(label)} map says nothing "
-                f"about its {lacks}.")
+        lacks = " or ".join(points.seed_lacks)
+        return (emphasis(seed.title), plain(f" has no {lacks} label: where it lies on the {label} map says nothing "
+                                            f"about its {lacks}."))
     if seed.id in points.ids and points.placed[points.ids.index(seed.id)]:
-        return f"{title} is outside the sample: placed at the similarity-weighted mean of its nearest sampled articles."
-    return ""
+        return (emphasis(seed.title), plain(" is outside the sample: placed at the similarity-weighted mean of its "
+                                            "nearest sampled articles."))
+    return ()
 
 
 view = explore_view()
@@ -355,11 +362,9 @@ both = ", the same in both maps" if len(sides) == 2 else ""
 shows = (f"All {sample.corpus_size:,} articles of the corpus, drawn by density (the darker, the more articles): "
          f"a map of a random sample of {len(sample.base):,}, every other article placed by its nearest sampled "
          "articles") if dense else sample.describe()
-intro = st.empty()  # what the maps show, how they are centred and how far they agree: one element, written
-# when the maps are drawn (and while one is computed, without the line that needs them drawn)
-described = (f"{shows}{both}{marks}. Hover for title and labels{' (of the sampled articles)' if dense else ''}; "
-             f"click a point to mark it{' in both maps' if len(sides) == 2 else ''}.")
-agreement = "\n\n" + map_overlap(engine, seed, sides) if seed is not None and len(sides) == 2 else ""
+described = f"{shows}{both}{marks}. Hover for title and labels{' (of the sampled articles)' if dense else ''}; " \
+            f"click a point to mark it{' in both maps' if len(sides) == 2 else ''}."
+agreement = [map_overlap(engine, seed, sides)] if seed is not None and len(sides) == 2 else []
 
 if only:
     with st.container(horizontal=True, vertical_alignment="center"):
@@ -373,103 +378,107 @@ layer_name = lambda kind: (f"{id(corpus)}/{corpus.content_hash}/{space_key(engin
                            f"{projector}/{colour_aspect}/{only}")  # a map's labelled points, the same across seeds
 marked = st.session_state.get(HIGHLIGHT)
 highlight = marked[1] if marked and marked[0] == seed_id and marked[1] in corpus else None
-with st.container(horizontal=True, vertical_alignment="center"):  # always there: the maps below keep their place
-    if highlight is not None:
-        title = escape_markdown(corpus[highlight].title)
-        st.markdown(f"Marked in both maps (red ring): **{title}**")
-        st.button(f"Map from {title}", key="map_from", on_click=_map_from, args=(highlight,),
-                  icon=":material/scatter_plot:")
-        st.page_link("app_pages/explore.py", label=f"Explore from {title}", icon=":material/explore:",
-                     query_params=view.url_query(corpus, seed_id=highlight) | corpus_param(corpus.name))
-    prefetch_layers([layer_name(kind) for kind in sides if not st.session_state.get(INLINE)])
 _write_map_url(corpus, MapState(
     left=sides[0] if len(sides) > 1 else None, right=sides[1] if len(sides) > 1 else None, colour=colour_aspect,
     only=only, mark=seed_param(corpus.ids_by_title, highlight, corpus[highlight].title) if highlight else None,
     regions=show_regions, projector=projector))
+# One element, always there (the panel below keeps its place, and with it each map's view): the early fetch of the
+# maps' points, then a map's progress while one is computed.
+early = st.empty()
+with early:
+    prefetch_layers([layer_name(kind) for kind in sides if not st.session_state.get(INLINE)])
 
 selected = tuple(i for i in st.session_state.get(SELECTED) or () if i in corpus)
 listed = bool(seed or plan.text)
 weights = [4] * len(sides) + ([3] if listed else [])
-columns = st.columns(weights)
-bars = [place.empty() for place in columns[:len(sides)]]
 titles = [label(kind) for kind in sides]
 started = time.monotonic()
+waited: list[bool] = []  # whether a map was computed (its progress drawn): the progress then goes when it is done
 
 
 def _waiting(state: dict[int, tuple[float, str]]) -> None:
-    """A map is being computed: its progress, and the maps' description above (drawn maps may add a line to it)."""
-    intro.caption(described + agreement)
-    _show_progress(bars, titles, len(sample.base), projector, started, state)
+    """A map is being computed: each map's progress, above the maps (their panel says what they will show once
+    they are drawn; until then it shows the maps before, faded as Streamlit fades what a rerun has not redrawn)."""
+    waited.append(True)
+    with early.container():
+        _show_progress(titles, len(sample.base), projector, started, state)
 
 
 projected = map_projections(engine, plan, sides, map_params, on_wait=_waiting)
 layouts = [None] * len(sides)
 for side, kind in enumerate(sides if dense else ()):
+    def placing(fraction: float, stage: str, side=side) -> None:
+        waited.append(True)
+        early.progress(fraction, text=f"Placing all {sample.corpus_size:,} articles on the {titles[side]} map: "
+                                      f"{fraction:.0%}")
     layouts[side] = _keep(("layout", space_key(engine, kind), sample.key, str(projector)), lambda: whole_layout(
         space_key(engine, kind), engine.spaces[kind].embeddings_, sample, projected[side].coords[:len(sample.base)],
-        map_params, progress=lambda fraction, stage: bars[side].progress(
-            fraction, text=f"Placing all {sample.corpus_size:,} articles on the {titles[side]} map: {fraction:.0%}")))
-for bar in bars:
-    bar.empty()
-shown = []
-for side, (place, kind) in enumerate(zip(columns, sides)):
-    with place:
-        layout = layouts[side]
-        points = map_side(engine, plan, kind, seed, colour_aspect, map_params, projected=projected[side], only=only,
-                          layout=layout)
-        shown.append(points)
-        regions = _regions(corpus.content_hash, f"{space_key(engine, kind)}/{sample.key}/{projector}", points) \
-            if show_regions else []
-        key = f"map-{side}"  # one graph per side for the session: a new figure is drawn into it (app_views/map_chart)
-        short, said = SOURCES.get(points.source, (points.source, points.source))
-        colours = colour_map(points.ranks)
-        under = _label_traces(layer_name(kind), points, colours, layout is not None)
-        density, detail, selected_at = None, None, None
-        if layout is not None:
-            density, detail = _density(layout, colour_aspect, only, colours,
-                               f"{space_key(engine, kind)}/{sample.key}/{projector}")
-            selected_at = layout[[corpus.position[i] for i in selected[:SELECTED_DRAWN]]] if selected else None
-        # the reader's zoom, pan, tool and hidden labels stay while the map shows the same thing (a click marks, a
-        # box selects); another seed, space, colouring or sample starts from the server's view; a changed selection
-        # takes its drawn box or lasso away (the chosen articles are ringed instead)
-        revision = f"{seed_id or plan.text}/{space_key(engine, kind)}/{sample.key}/{projector}/{colour_aspect}/{only}"
-        looked_revision, looked = st.session_state.get(LOOKED_AT, {}).get(key, (None, None))
-        figure = map_figure(points, f"{label(kind)} · {points.method}, {short}", colours, highlight, centre=True,
-                            regions=regions, selected=selected, width_px=plot_width(weights, side), labelled=(),
-                            density=density, selected_at=selected_at, detail=detail,
-                            looked_at=looked if looked_revision == revision else None, ui_revision=revision,
-                            selection_revision=hashlib.sha1("\n".join(selected).encode()).hexdigest()[:16])
-        traces = under.traces + tuple(figure.data)  # the renderer's order: the labelled points, then the marks
-        map_chart(figure, key, lambda event, points=points, traces=traces, layout=layout, key=key, revision=revision:
-                  _map_event(event, seed_id, points, traces, layout, key, revision), dense=layout is not None,
-                  under=under, inline=bool(st.session_state.get(INLINE)))
-        st.caption(" ".join(filter(None, [f"{map_params.describe()}: {said}.", _seed_note(points, seed, kind)])))
-if listed:
-    with columns[-1]:
-        _neighbour_list(engine, plan, sides, seed, titles)
-
-if selected:
-    _selection_list(selected, colour_aspect)
+        map_params, progress=placing))
+if waited:
+    early.empty()
+shown, drawn, on_map = [], [], []
+for side, kind in enumerate(sides):
+    layout = layouts[side]
+    points = map_side(engine, plan, kind, seed, colour_aspect, map_params, projected=projected[side], only=only,
+                      layout=layout)
+    shown.append(points)
+    regions = _regions(corpus.content_hash, f"{space_key(engine, kind)}/{sample.key}/{projector}", points) \
+        if show_regions else []
+    key = f"map-{side}"  # the map's place in the panel: the reader's zoom on a density map is kept under it
+    short, said = SOURCES.get(points.source, (points.source, points.source))
+    colours = colour_map(points.ranks)
+    under = _label_traces(layer_name(kind), points, colours, layout is not None)
+    density, detail, selected_at = None, None, None
+    if layout is not None:
+        density, detail = _density(layout, colour_aspect, only, colours,
+                                   f"{space_key(engine, kind)}/{sample.key}/{projector}")
+        selected_at = layout[[corpus.position[i] for i in selected[:SELECTED_DRAWN]]] if selected else None
+    # the reader's zoom, pan, tool and hidden labels stay while the map shows the same thing (a click marks, a
+    # box selects); another seed, space, colouring or sample starts from the server's view; a changed selection
+    # takes its drawn box or lasso away (the chosen articles are ringed instead)
+    revision = f"{seed_id or plan.text}/{space_key(engine, kind)}/{sample.key}/{projector}/{colour_aspect}/{only}"
+    looked_revision, looked = st.session_state.get(LOOKED_AT, {}).get(key, (None, None))
+    figure = map_figure(points, f"{label(kind)} · {points.method}, {short}", colours, highlight, centre=True,
+                        regions=regions, selected=selected, width_px=plot_width(weights, side), labelled=(),
+                        density=density, selected_at=selected_at, detail=detail,
+                        looked_at=looked if looked_revision == revision else None, ui_revision=revision,
+                        selection_revision=hashlib.sha1("\n".join(selected).encode()).hexdigest()[:16])
+    traces = under.traces + tuple(figure.data)  # the renderer's order: the labelled points, then the marks
+    on_map.append(lambda event, points=points, traces=traces, layout=layout, key=key, revision=revision:
+                  _map_event(event, seed_id, points, traces, layout, key, revision))
+    drawn.append(PanelMap(map_data(figure, dense=layout is not None, under=under,
+                                   inline=bool(st.session_state.get(INLINE))),
+                          (plain(f"{map_params.describe()}: {said}."),
+                           *((plain(" "), *note) if (note := _seed_note(points, seed, kind)) else ()))))
 
 if (seed or plan.text) and zooms_in(shown[0]):  # said up there, where a reader looks first: a map cut at its edges
     two = len(sides) == 2                          # is not the whole corpus
     described += (f" {'Each map is' if two else 'The map is'} centred on ★, closer in: double-click "
                   f"{'a map' if two else 'it'} to see all of it.")
-intro.caption(described + agreement)
-notes = []
-notes.append(f"Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in "
-             f"{'both maps' if len(sides) == 2 else 'the map'} and listed below {'them' if len(sides) == 2 else 'it'}.")
+both_maps = "both maps" if len(sides) == 2 else "the map"
+notes = [(plain(f"Choose a group: the box or lasso tool (top right of a map), then drag; it is ringed in {both_maps} "
+                f"and listed below {'them' if len(sides) == 2 else 'it'}."),)]
 if show_regions:
-    notes.append("Region names: k-means on each map's layout, each region named by the labels and title words "
-                 "most characteristic of its articles (class-based TF-IDF); switch them off above.")
-if colour_aspect:
-    aspect = escape_markdown(colour_aspect)
-    notes.append(f"Colours: the {TOP_LABELS} most common {aspect} labels of the whole corpus, each always in the same "
-                 f"colour (across seeds and in both maps); an article the source leaves without one takes the label "
-                 f"inferred for it (the hover says “inferred”); mid grey: other {aspect} labels; faint light grey: no "
-                 f"{aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). " +
-                 ("On a density map a pixel takes the mean colour of its articles and the legend only names the "
-                  "colours; " if dense else "Click a legend entry to hide it, double-click it to show only it; ") +
-                 "on the Corpus page, a click on a label of a chart opens the maps filtered to it." if not only else
-                 f"Colours: {aspect} “{escape_markdown(only)}” in colour, the other points faint.")
-st.caption("\n\n".join(notes))  # one element: each note its own paragraph
+    notes.append((plain("Region names: k-means on each map's layout, each region named by the labels and title words "
+                        "most characteristic of its articles (class-based TF-IDF); switch them off above."),))
+if colour_aspect and not only:
+    notes.append((plain(
+        f"Colours: the {TOP_LABELS} most common {colour_aspect} labels of the whole corpus, each always in the same "
+        f"colour (across seeds and in both maps); an article the source leaves without one takes the label inferred "
+        f"for it (the hover says “inferred”); mid grey: other {colour_aspect} labels; faint light grey: no "
+        f"{colour_aspect} label, not even an inferred one ({shown[0].unlabelled_share:.0%} of these points). " +
+        ("On a density map a pixel takes the mean colour of its articles and the legend only names the colours; "
+         if dense else "Click a legend entry to hide it, double-click it to show only it; ") +
+        "on the Corpus page, a click on a label of a chart opens the maps filtered to it."),))
+elif colour_aspect:
+    notes.append((plain(f"Colours: {colour_aspect} “{only}” in colour, the other points faint."),))
+marked_article = MarkedArticle(
+    highlight, corpus[highlight].title,
+    (plain(f"Marked in {both_maps} (red ring): "), strong(corpus[highlight].title)),
+    explore_hrefs(corpus)(highlight)) if highlight is not None else None
+maps_panel(panel_data([(plain(described),), *agreement], drawn,
+                      _neighbours(engine, plan, sides, seed, titles) if listed else None, marked_article, notes,
+                      weights), lambda event: _panel_event(event, on_map))
+
+if selected:
+    _selection_list(selected, colour_aspect)

@@ -14,10 +14,10 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from app_views.cards import Card, card_for
-from app_views.markdown import escape_markdown, map_hover
+from app_views.markdown import map_hover
 from app_views.mix import absent_aspect_spaces
 from explore.mix import mixable_spaces
-from app_views.rich_line import RichLine, code, emphasis, plain, to_markdown
+from app_views.rich_line import RichLine, code, emphasis, plain, strong, to_markdown
 from explore.commands import train_command
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError
@@ -224,13 +224,13 @@ def map_plan(engine: Neighbourhood, seed: Article | None, names: Sequence[str], 
 OVERLAP_AT = 10
 
 
-def map_overlap(engine: Neighbourhood, seed: Article, names: Sequence[str], n: int = OVERLAP_AT) -> str:
-    """One line (Markdown): how far the two spaces agree on the seed's n nearest articles (Jaccard@n)."""
+def map_overlap(engine: Neighbourhood, seed: Article, names: Sequence[str], n: int = OVERLAP_AT) -> RichLine:
+    """One line: how far the two spaces agree on the seed's n nearest articles (Jaccard@n)."""
     first, second = (neighbour_ids(engine, name, n, seed) for name in names)
     shared = len(set(first) & set(second))
-    return (f"**Top-{n} overlap (Jaccard@{n}): {top_overlap(first, second):.2f}** — {shared} of "
-            f"*{escape_markdown(seed.title)}*'s {n} nearest articles are the same in both spaces "
-            f"(1: the same {n}; 0: none in common).")
+    return (strong(f"Top-{n} overlap (Jaccard@{n}): {top_overlap(first, second):.2f}"), plain(f" — {shared} of "),
+            emphasis(seed.title), plain(f"'s {n} nearest articles are the same in both spaces (1: the same {n}; 0: "
+                                        "none in common)."))
 
 
 def map_projections(engine: Neighbourhood, plan: MapPlan, names: Sequence[str],

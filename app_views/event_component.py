@@ -12,20 +12,20 @@ from app_views.component_input import install_component_bounds
 
 
 @cache
-def _registered(name: str, js: tuple[Path, ...], css: Path | None):
+def _registered(name: str, js: tuple[Path, ...], css: tuple[Path, ...]):
     import streamlit as st
 
     install_component_bounds()
     script = "\n".join(part.read_text(encoding="utf-8") for part in js)
-    return st.components.v2.component(name, js=script,
-                                      css=css.read_text(encoding="utf-8") if css else None, isolate_styles=False)
+    styles = "\n".join(part.read_text(encoding="utf-8") for part in css)
+    return st.components.v2.component(name, js=script, css=styles or None, isolate_styles=False)
 
 
 def mount_event_component(name: str, js: Path | Sequence[Path], data: dict, key: str, triggers: Sequence[str],
                           parse: Callable[[str, object], Any], on_event: Callable[[Any], None],
-                          css: Path | None = None) -> None:
+                          css: Path | Sequence[Path] = ()) -> None:
     """Draw the component `name` (script `js`: one file, or files joined in order, the last one's default export the
-    component's; styles `css`) with `data` under `key`; when its script sends one of
+    component's; styles `css`, one file or several joined) with `data` under `key`; when its script sends one of
     `triggers`, `parse(trigger, value)` makes the event (None: ignored) and `on_event(event)` runs."""
     import streamlit as st
 
@@ -35,4 +35,5 @@ def mount_event_component(name: str, js: Path | Sequence[Path], data: dict, key:
             on_event(event)
 
     callbacks = {f"on_{trigger}_change": (lambda trigger=trigger: received(trigger)) for trigger in triggers}
-    _registered(name, (js,) if isinstance(js, Path) else tuple(js), css)(data=data, key=key, **callbacks)
+    files = lambda paths: (paths,) if isinstance(paths, Path) else tuple(paths)  # noqa: E731
+    _registered(name, files(js), files(css))(data=data, key=key, **callbacks)

@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 
 from app_views.markdown import code_span, escape_markdown
+
+
+RICH_LINE_JS = Path(__file__).with_suffix(".js")  # the components' side: a line's runs drawn as text, <em>, <code>
 
 
 class Style(str, Enum):
     PLAIN = "plain"
     EMPHASIS = "em"  # a title or a name the sentence is about
+    STRONG = "strong"  # the figure a line is about
     CODE = "code"  # a command to copy
 
 
@@ -31,6 +36,10 @@ def emphasis(text: str) -> Run:
     return Run(text, Style.EMPHASIS)
 
 
+def strong(text: str) -> Run:
+    return Run(text, Style.STRONG)
+
+
 def code(text: str) -> Run:
     return Run(text, Style.CODE)
 
@@ -42,12 +51,13 @@ def to_markdown(line: RichLine) -> str:
             return code_span(run.text)
         words = run.text.lstrip(" ") if index else run.text  # a run's leading space is no line's indent
         text = run.text[:len(run.text) - len(words)] + escape_markdown(words)
-        return f"*{text}*" if run.style is Style.EMPHASIS and text else text
+        mark = {Style.EMPHASIS: "*", Style.STRONG: "**"}.get(run.style, "")
+        return f"{mark}{text}{mark}" if text else text
     return "".join(one(index, run) for index, run in enumerate(line))
 
 
 def to_data(line: RichLine) -> list[dict[str, str]]:
-    """JSON for the panel's script, which draws each run as a text node, <em> or <code>."""
+    """JSON for a component's script (rich_line.js), which draws each run as a text node, <em>, <strong> or <code>."""
     return [{"text": run.text, "style": run.style.value} for run in line]
 
 

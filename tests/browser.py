@@ -139,7 +139,10 @@ def shot_of_text(driver, prefix: str, name: str) -> Path:
 def buttons(driver, prefix: str):
     """The buttons whose widget key starts with `prefix`. Explore's panel draws its own: `card-<column>` (a
     column's query with ':' written '-', e.g. card-aspect-country-) gives the title links of that column's cards;
-    `back`, `forward`, `crumb-` (every crumb) and `crumb-<n>` the trail's buttons."""
+    `back`, `forward`, `crumb-` (every crumb) and `crumb-<n>` the trail's buttons. The Maps panel draws `map_from`,
+    the marked article's "Map from"."""
+    if prefix == "map_from":
+        return driver.find_elements("css selector", ".an-mp-marked .an-mp-map-from")
     if prefix.startswith("card-"):
         return card_links(driver, prefix.removeprefix("card-").rstrip("-"))
     if prefix in ("back", "forward"):

@@ -10,6 +10,7 @@ from typing import Callable
 
 from app_views.event_component import mount_event_component
 from app_views.explore_panel.events import TRIGGERS, PanelEvent, parse_event
+from app_views.rich_line import RICH_LINE_JS
 
 HERE = Path(__file__).resolve().parent
 PANEL_KEY = "explore-panel"
@@ -18,5 +19,5 @@ COMPONENT_NAME = "aspectnav_explore_panel"
 
 def explore_panel(data: dict, on_event: Callable[[PanelEvent], None]) -> None:
     """Mount the panel; a reader's action calls `on_event(event)` before the page reruns."""
-    mount_event_component(COMPONENT_NAME, HERE / "explore_panel.js", data, PANEL_KEY, TRIGGERS, parse_event, on_event,
-                          css=HERE / "explore_panel.css")
+    mount_event_component(COMPONENT_NAME, (RICH_LINE_JS, HERE / "explore_panel.js"), data, PANEL_KEY, TRIGGERS,
+                          parse_event, on_event, css=HERE / "explore_panel.css")

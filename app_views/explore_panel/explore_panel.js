@@ -49,16 +49,6 @@ function scrollToTop() {
   if (window.scrollY > 0) window.scrollTo({ top: 0 });
 }
 
-function richLine(runs, className) {
-  const line = el("div", className);
-  for (const run of runs) {
-    if (run.style === "em") line.appendChild(el("em", "", run.text));
-    else if (run.style === "code") line.appendChild(el("code", "", run.text));
-    else line.appendChild(document.createTextNode(run.text));
-  }
-  return line;
-}
-
 // --- the trail ------------------------------------------------------------------------------------------------
 
 function trail(data, send) {

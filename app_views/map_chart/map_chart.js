@@ -1,9 +1,10 @@
-// One map of the Maps page, kept across reruns: a new figure (another seed, a click's mark, a selection's rings) is
-// drawn by the same MapView (map_view.js, which comes before this script), so the reader's zoom, tool and hidden
-// labels stay while the figure's uirevision does; an unchanged figure is left alone. The labelled points come apart
-// from the figure ("under", the same for every seed) and are parsed again only when their key changes. Clicks, box
-// and lasso selections, clicks on nothing and a density map's new view go
-// back as the triggers "click", "area", "clear" and "view" (app_views/map_chart/events.py reads them).
+// One map of the Maps page (drawn into its place in the maps panel, app_views/maps_panel), kept across reruns: a new
+// figure (another seed, a click's mark, a selection's rings) is drawn by the same MapView (map_view.js, which comes
+// before this script), so the reader's zoom, tool and hidden labels stay while the figure's uirevision does; an
+// unchanged figure is left alone. The labelled points come apart from the figure ("under", the same for every seed)
+// and are parsed again only when their key changes. Clicks, box and lasso selections, clicks on nothing and a density
+// map's new view go back as the triggers "click", "area", "clear" and "view" (app_views/map_chart/events.py reads
+// them).
 
 function brightness(colour) { // "rgb(r, g, b)" or "rgba(r, g, b, a)" → 0 (black) .. 1 (white); null when transparent
   const parts = (colour.match(/[\d.]+/g) || []).map(Number);
@@ -15,19 +16,26 @@ function brightness(colour) { // "rgb(r, g, b)" or "rgba(r, g, b, a)" → 0 (bla
 // light grey of articles without a label turns a faint dark grey (it must stay the least visible).
 const ON_DARK = { "#111": "#e6e6e6", "#d9d9d9": "#4a4a4a" };
 
-// The page's typeface and text colour; its background, found up the page; on a dark theme the plot a shade lighter
-// than the page and the marks above recoloured (`recolour`). A density map keeps a white plot: its images are drawn
-// on white.
-function themed(figure, element) {
+// The page's typeface, text colour and background (found up the page): read once for all the maps of a page (each
+// read makes the browser work out the page's styles).
+function pageTheme(element) {
   const style = getComputedStyle(element);
   let background = null;
   for (let node = element; node && node.nodeType === 1 && background === null; node = node.parentElement) {
     const colour = getComputedStyle(node).backgroundColor;
     if (brightness(colour) !== null) background = colour;
   }
-  const theme = { font: style.fontFamily, ink: style.color, paper: background || "#ffffff",
+  return { font: style.fontFamily, ink: style.color, background };
+}
+
+// A figure's colours on that page: on a dark theme the plot a shade lighter than the page and the marks above
+// recoloured (`recolour`). A density map keeps a white plot: its images are drawn on white.
+function themed(figure, page) {
+  const theme = { font: page.font, ink: page.ink, paper: page.background || "#ffffff",
     plot: figure.layout.plot_bgcolor || "#ffffff", recolour: {} };
-  if (background === null || brightness(background) >= 0.5 || (figure.layout.images || []).length) return theme;
+  if (page.background === null || brightness(page.background) >= 0.5 || (figure.layout.images || []).length) {
+    return theme;
+  }
   return { ...theme, plot: "rgba(255,255,255,0.05)", recolour: ON_DARK };
 }
 
@@ -45,9 +53,9 @@ function fetchLayer(address) {
   }, (error) => { throw Object.assign(error, { status: 0 }); });
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  if (!data) return;
+// Draw the map `data` (app_views/map_chart.map_data) into `parentElement` on a page of `page` colours (pageTheme);
+// `setTriggerValue(trigger, value)` sends what the reader does on it.
+function drawMap(parentElement, data, setTriggerValue, page) {
   let root = parentElement.querySelector(":scope > .an-map");
   if (!root) {
     root = document.createElement("div");
@@ -73,7 +81,7 @@ export default function (component) {
     if (root.__anSpec !== spec || root.__anUnderKey !== wanted) return; // a newer figure came meanwhile
     const figure = JSON.parse(spec);
     figure.data = [...under, ...(figure.data || [])];
-    view.show(figure, themed(figure, parentElement));
+    view.show(figure, themed(figure, page));
   }).catch((error) => {
     if (root.__anUnderKey !== wanted) return;
     root.__anUnderKey = null; // the next run asks again

@@ -145,7 +145,14 @@ class MapView {
     this.hoverBox.hidden = true;
     this.legend = element("div", "an-map-legend", root);
     this.listen();
-    new ResizeObserver(() => this.draw()).observe(this.plot);
+    // The plot's size as the browser last laid it out: a ResizeObserver reports it after each layout that changed
+    // it (and once at first), and the map is drawn again. Reading the element's size instead, right after a page
+    // changed, makes the browser lay the whole page out there and then, once per map.
+    new ResizeObserver((entries) => {
+      const { width, height } = entries[entries.length - 1].contentRect;
+      this.box = { w: width, h: height };
+      this.draw();
+    }).observe(this.plot);
   }
 
   // A new figure. While its uirevision is the one before (the same seed, space and colouring: a click marked, a box
@@ -179,7 +186,7 @@ class MapView {
     this.drawLegend();
     this.markTools();
     this.hideHover();
-    this.draw();
+    if (this.box) this.draw(); // else the plot has not been laid out yet: the observer's first report draws it
   }
 
   fail(message) { // the map is kept (a later figure may draw), its plot says what went wrong
@@ -212,7 +219,7 @@ class MapView {
   // The plot's size and the view's scale, read once per draw: a point's pixel is then two multiplications (reading
   // the element's size for each of 10,000 points was a tenth of a map's draw).
   measure() {
-    const w = this.plot.clientWidth, h = this.plot.clientHeight, { view } = this;
+    const { w, h } = this.box || { w: this.plot.clientWidth, h: this.plot.clientHeight }, { view } = this;
     this.frame = { w, h, x0: view.x[0], y0: view.y[0],
       sx: w / (view.x[1] - view.x[0]), sy: h / (view.y[1] - view.y[0]) };
     return this.frame;

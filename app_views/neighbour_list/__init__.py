@@ -1,19 +1,16 @@
-"""The Maps page's list of the seed's nearest articles, beside the maps, as one element (a Streamlit v2 component,
-neighbour_list.js): each article's title, its similarity in each map's space, a link to explore from it and a button
-to map from it. As Streamlit widgets it was four elements per article, a fifth of the page's work in the browser. The
-data is plain JSON drawn with textContent only; the reader's choice comes back as a typed event (events.py)."""
+"""The Maps page's list of the seed's nearest articles, beside the maps, drawn by the maps panel (neighbour_list.js):
+each article's title, its similarity in each map's space, a link to explore from it and a button to map from it. As
+Streamlit widgets it was four elements per article, a fifth of the page's work in the browser. The data is plain
+JSON drawn with textContent only; the reader's choice comes back as a typed event (events.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from app_views.event_component import mount_event_component
-from app_views.neighbour_list.events import TRIGGERS, NeighbourEvent, parse_neighbour_event
 from explore.map_neighbours import MapNeighbour
 
 HERE = Path(__file__).resolve().parent
-COMPONENT_NAME = "aspectnav_neighbour_list"
-KEY = "map-neighbours"
+SCRIPT, CSS = HERE / "neighbour_list.js", HERE / "neighbour_list.css"
 
 
 def list_data(found: Sequence[MapNeighbour], seed_title: str, free_text: bool, k: int, titles: Sequence[str],
@@ -29,9 +26,3 @@ def list_data(found: Sequence[MapNeighbour], seed_title: str, free_text: bool, k
                    "scores": [{"text": f"{similarity:.2f}", "near": rank is not None}
                               for similarity, rank in zip(n.similarities, n.ranks)]} for n in found],
     }
-
-
-def neighbour_list(data: dict, on_event: Callable[[NeighbourEvent], None]) -> None:
-    """Mount the list; a reader's "Map from" or "Explore from" calls `on_event(event)` before the page reruns."""
-    mount_event_component(COMPONENT_NAME, HERE / "neighbour_list.js", data, KEY, TRIGGERS, parse_neighbour_event,
-                          on_event, css=HERE / "neighbour_list.css")

@@ -1,7 +1,7 @@
-// The seed's nearest articles beside the maps (app_views/neighbour_list): heading, caption, then per article its
-// title, its similarity in each space and two actions. "Explore from" is a link (a new tab opens Explore there); a
-// plain click and "Map from" go back to the page as the triggers "explore_from" and "map_from" with the article's id.
-// Every text is set with textContent: corpus text stays text.
+// The seed's nearest articles beside the maps (app_views/neighbour_list, drawn by the maps panel): heading, caption,
+// then per article its title, its similarity in each space and two actions. "Explore from" is a link (a new tab opens
+// Explore there); a plain click and "Map from" go back to the page as the triggers "explore_from" and "map_from" with
+// the article's id. Every text is set with textContent: corpus text stays text.
 
 function el(tag, className, text) {
   const made = document.createElement(tag);
@@ -55,9 +55,8 @@ function item(data, send) {
   return row;
 }
 
-export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
-  if (!data) return;
+// Draw the list `data` (neighbour_list.list_data) into `parentElement` (left alone when `data` is what it shows).
+function drawNeighbourList(parentElement, data, setTriggerValue) {
   const said = JSON.stringify(data);
   let box = parentElement.querySelector(":scope > .an-nl");
   if (box && box.__anSaid === said) return;

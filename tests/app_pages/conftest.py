@@ -118,31 +118,49 @@ def _read(value):
     return value
 
 
+def maps_panel(at: AppTest) -> dict:
+    """The data the Maps page gave its panel (app_views/maps_panel): maps, list, texts ({} when it drew none)."""
+    import json
+
+    from app_views.maps_panel import COMPONENT_NAME
+
+    panels = [e for e in at.get("bidi_component") if e.proto.component_name == COMPONENT_NAME]
+    return json.loads(panels[0].proto.json) if panels else {}
+
+
 def map_figures(at: AppTest) -> list[dict]:
     """The figures the Maps page drew in its maps, left then right, as plotly JSON: the labelled points sent under
     each figure, then the figure's own traces (the renderer's order)."""
     import json
 
-    from app_views.map_chart import COMPONENT_NAME
-
     figures = []
-    for element in at.get("bidi_component"):
-        if element.proto.component_name == COMPONENT_NAME:
-            data = json.loads(element.proto.json)
-            figure = _read(json.loads(data["spec"]))
-            figure["data"] = _read(json.loads(data["under"])) + figure["data"]
-            figures.append(figure)
+    for data in maps_panel(at).get("maps", []):
+        figure = _read(json.loads(data["spec"]))
+        figure["data"] = _read(json.loads(data["under"])) + figure["data"]
+        figures.append(figure)
     return figures
 
 
 def map_neighbour_list(at: AppTest) -> dict:
     """The data the Maps page gave its neighbour list ({} when it drew none)."""
-    import json
+    return maps_panel(at).get("neighbours") or {}
 
-    from app_views.neighbour_list import COMPONENT_NAME
 
-    lists = [e for e in at.get("bidi_component") if e.proto.component_name == COMPONENT_NAME]
-    return json.loads(lists[0].proto.json) if lists else {}
+def map_captions(at: AppTest) -> list[str]:
+    """The Maps page's captions as a reader reads them, *emphasis* and **strong** marked as Markdown would: the lines
+    above the maps (one text), each map's caption, the notes under them (one text), then the page's own st.caption
+    elements (a map's progress)."""
+    marks = {"em": "*", "strong": "**", "code": "`", "plain": ""}
+
+    def text(lines) -> str:
+        return "\n\n".join("".join(f"{marks[run['style']]}{run['text']}{marks[run['style']]}" for run in line)
+                             for line in lines)
+
+    data = maps_panel(at)
+    texts = [text(data["intro"])] if data.get("intro") else []
+    texts += [text([shown["caption"]]) for shown in data.get("maps", [])]
+    texts += [text(data["notes"])] if data.get("notes") else []
+    return texts + [c.value for c in at.caption]
 
 
 def map_settings(at: AppTest) -> dict:

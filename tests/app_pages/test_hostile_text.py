@@ -2,7 +2,7 @@
 no image, link, raw HTML or bare address in any Markdown the pages show, no tag in any chart label."""
 import json
 
-from tests.app_pages.conftest import HOSTILE_HOST, cards, crumbs, grid, map_figures, panel
+from tests.app_pages.conftest import HOSTILE_HOST, cards, crumbs, grid, map_figures, maps_panel, panel
 from tests.app_views.live_markup import live_in_app, live_in_charts, live_in_html_elements, live_markup
 
 EVIL = f"http://{HOSTILE_HOST}"
@@ -39,9 +39,17 @@ def test_url_free_text_in_the_heading(app, hostile):
 
 
 def test_maps_hint_legend_seed_label_and_hover(app, hostile):
-    at = app("app_pages/maps.py", corpus="hostile", seed=hostile.articles[1].title)
+    seed = hostile.articles[1].title
+    at = app("app_pages/maps.py", corpus="hostile", seed=seed)
     assert len(map_figures(at)) == 2
     assert live_in_app(at) == [] and live_in_charts(at) == []
+    # The panel draws its text with textContent (app_views/maps_panel, rich_line.js): the seed's title as it is, the
+    # list's links only the app's own query strings.
+    data = maps_panel(at)
+    assert {"text": seed, "style": "em"} in [run for line in data["intro"] for run in line]
+    assert data["neighbours"]["seed"] == seed
+    assert all(item["explore"].startswith("?") and "javascript:" not in item["explore"].lower()
+               for item in data["neighbours"]["items"])
 
 
 def test_corpus_page_charts_matches_reader_and_links(app, hostile):

@@ -5,7 +5,8 @@ import pytest
 from explore.errors import UnknownSpaceError
 from explore.maps import maps_dir
 from app_views.view_session import VIEW_KEY
-from tests.app_pages.conftest import engine_opener, map_figures, map_neighbour_list, map_settings, set_map_setting
+from tests.app_pages.conftest import (engine_opener, map_captions, map_figures, map_neighbour_list, maps_panel,
+                                     map_settings, set_map_setting)
 
 
 charts = map_figures
@@ -22,8 +23,8 @@ def test_map_of_two_spaces_with_seed_and_neighbours(app):
     seed = next(t for t in right["data"] if t["name"] == "★ seed")
     assert seed["customdata"] == ["p7"] and "Person 7" in seed["hovertext"][0]
     assert any("Person 7" in a["text"] for a in right["layout"]["annotations"])  # the seed's label, beside it
-    assert any("Jaccard@10" in c.value for c in at.caption)
-    counted = [c.value for c in at.caption if "120" in c.value]
+    assert any("Jaccard@10" in c for c in map_captions(at))
+    counted = [c for c in map_captions(at) if "120" in c]
     assert len(counted) == 1 and counted[0].startswith("All 120 articles of the corpus, the same in both maps")
     assert not any("all of them" in i.value for i in at.info)  # the count is said once, in the caption
     assert len(list(maps_dir().glob("*.npz"))) == 2  # both projections cached on disk
@@ -36,8 +37,12 @@ def test_points_are_clickable_and_a_click_marks_the_article_in_both_maps(app):
     for chart in charts(at):
         clicked = next(t for t in chart["data"] if t["name"] == "clicked")
         assert clicked["customdata"] == ["p9"]
-    assert any(link.label == "Explore from Person 9" for link in at.get("page_link"))
-    at.button(key="map_from").click().run()  # reseeds the maps; the mark goes
+    marked = maps_panel(at)["marked"]  # its row above the maps: to map or explore from it (clicked: browser tests)
+    assert (marked["id"], marked["title"]) == ("p9", "Person 9") and "seed=Person+9" in marked["explore"]
+    assert "".join(run["text"] for run in marked["said"]) == "Marked in both maps (red ring): Person 9"
+    at.session_state["map_highlight"] = None  # what "Map from" does: the mark goes, the article is the seed
+    at.session_state[VIEW_KEY].set_seed("p9")
+    at.run()
     assert at.session_state["map_highlight"] is None
     assert next(t for t in charts(at)[0]["data"] if t["name"] == "★ seed")["customdata"] == ["p9"]
 
@@ -51,21 +56,21 @@ def test_colour_aspect_and_sample_size(app):
     points = sum(len(t["customdata"]) for t in left["data"] if t["name"] not in ("★ seed", "◇ neighbours"))
     assert 60 <= points <= 71  # the sample plus the seed and neighbours placed into it
     extra = points - 60
-    counted = [c.value for c in at.caption if "of the corpus's 120 articles" in c.value]
+    counted = [c for c in map_captions(at) if "of the corpus's 120 articles" in c]
     assert len(counted) == 1 and counted[0].startswith(f"A random sample of 60 of the corpus's 120 articles, plus "
                                                        f"{extra} placed beside their nearest sampled articles")
     assert any(t["name"].startswith("painter") for t in left["data"])
-    assert any("no occupation label" in c.value for c in at.caption)  # unlabelled points: faint, said in words
+    assert any("no occupation label" in c for c in map_captions(at))  # unlabelled points: faint, said in words
 
 
 def test_switching_the_projection_draws_umap_maps_said_in_the_caption_and_the_url(app):
     at = app("app_pages/maps.py", seed="Person 7")
     assert map_settings(at)["map_projection"]["value"] == "tsne"
-    assert sum("t-SNE (perplexity=30" in c.value for c in at.caption) == 2
+    assert sum("t-SNE (perplexity=30" in c for c in map_captions(at)) == 2
     set_map_setting(at, "map_projection", "umap").run()
     assert not at.exception
     assert all("UMAP" in chart["layout"]["title"]["text"] for chart in charts(at))
-    said = [c.value for c in at.caption if c.value.startswith("UMAP (n_neighbors=15, min_dist=0.1, metric=cosine")]
+    said = [c for c in map_captions(at) if c.startswith("UMAP (n_neighbors=15, min_dist=0.1, metric=cosine")]
     assert len(said) == 2 and all("projected just now" in c for c in said)
     assert at.query_params["proj"] in ("umap", ["umap"])
     assert len(list(maps_dir().glob("*.npz"))) == 4  # t-SNE's two and UMAP's two, each cached
@@ -101,7 +106,7 @@ def test_shipped_maps_are_drawn_as_they_are_and_said_to_be(app, monkeypatch, tmp
     monkeypatch.setattr(maps, "tsne", lambda vectors, *args, **kwargs: computed.append(len(vectors)) or
                         real_tsne(vectors, *args, **kwargs))
     at = app("app_pages/maps.py", seed="Person 7")
-    captions = [c.value for c in at.caption]
+    captions = map_captions(at)
     assert any(c.startswith("t-SNE (perplexity=30") and "): projected just now, cached for next time." in c for c in captions)  # generic
     assert any(c.startswith("t-SNE (perplexity=30") and "): shipped with AspectNav, checksum verified." in c for c in captions)  # country
     assert computed == [len(sample.base)]  # generic only
@@ -154,7 +159,7 @@ def test_an_article_without_the_maps_aspect_is_said_to_lack_it(app):
     at = app("app_pages/maps.py", seed="Person 100")  # no country, no occupation label
     _, right = charts(at)
     assert any("Person 100 · no country label" in a["text"] for a in right["layout"]["annotations"])
-    captions = " ".join(c.value for c in at.caption)
+    captions = " ".join(map_captions(at))
     assert "*Person 100* has no country label: where it lies on the country map says nothing about its country" \
         in captions
 
@@ -264,8 +269,8 @@ def test_a_marked_article_stays_in_view_of_both_centred_maps(app, monkeypatch):
 
     monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
     centred = app("app_pages/maps.py", seed="Person 7")
-    assert any("click a point to mark it in both maps. Each map is centred on ★, closer in" in c.value
-               for c in centred.caption)
+    assert any("click a point to mark it in both maps. Each map is centred on ★, closer in" in c
+               for c in map_captions(centred))
     at = app("app_pages/maps.py", seed="Person 7", mark="Person 100")
     for chart in charts(at):
         clicked = _trace(chart, "clicked")
@@ -281,8 +286,8 @@ def test_a_marked_article_stays_in_view_of_both_centred_maps(app, monkeypatch):
 def test_a_small_map_is_shown_whole_around_its_seed(app):
     at = app("app_pages/maps.py", seed="Person 7")  # 120 points: read at a glance, not zoomed
     assert all("range" not in chart["layout"].get("xaxis", {}) for chart in charts(at))
-    assert not any("centred on ★" in m.value for m in [*at.caption, *at.markdown])
-    assert any("; click a point to mark it in both maps.\n\n**Top-10 overlap" in c.value for c in at.caption)
+    assert not any("centred on ★" in m for m in [*map_captions(at), *(m.value for m in at.markdown)])
+    assert any("; click a point to mark it in both maps.\n\n**Top-10 overlap" in c for c in map_captions(at))
 
 
 def test_a_corpus_above_the_full_map_size_is_drawn_whole_by_density(app, monkeypatch):
@@ -292,7 +297,7 @@ def test_a_corpus_above_the_full_map_size_is_drawn_whole_by_density(app, monkeyp
     monkeypatch.setattr(maps, "FULL_MAP_UP_TO", 50)  # the fixture's 120 articles count as a large corpus
     monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # and as a map centred on its seed
     at = app("app_pages/maps.py", seed="Person 7")
-    assert any(c.value.startswith("All 120 articles of the corpus, drawn by density") for c in at.caption)
+    assert any(c.startswith("All 120 articles of the corpus, drawn by density") for c in map_captions(at))
     for chart in charts(at):
         image, detail = chart["layout"]["images"]  # the whole map, then the centred view's range drawn anew
         assert image["source"].startswith("data:image/png;base64,") and image["xref"] == "x"
@@ -318,6 +323,6 @@ def test_a_corpus_with_one_space_draws_one_map_and_the_hint_says_so(app, monkeyp
     monkeypatch.setattr(figures, "CENTRE_FROM", 100)  # the fixture's 120 points count as a large map
     at = app("app_pages/maps.py", corpus="plain", seed="Person 7")  # no aspect labels: the generic space alone
     assert len(charts(at)) == 1
-    said = " ".join(c.value for c in at.caption)
+    said = " ".join(map_captions(at))
     assert "click a point to mark it. The map is centred on ★, closer in: double-click it to see all of it." in said
     assert "both maps" not in said

@@ -13,6 +13,7 @@ from streamlit.components.v2.bidi_component.serialization import BidiComponentSe
 from app_views.component_input import MAX_EVENTS, install_component_bounds
 from app_views.event_component import _registered
 from app_views.explore_panel import COMPONENT_NAME, HERE
+from app_views.rich_line import RICH_LINE_JS
 
 HOSTILE = {
     "5,000-digit int": '[{"event": "nav", "value": ' + "9" * 5000 + "}]",
@@ -23,7 +24,7 @@ HOSTILE = {
 
 @pytest.fixture(autouse=True)
 def bounds_installed():
-    _registered(COMPONENT_NAME, (HERE / "explore_panel.js",), HERE / "explore_panel.css")  # as the page mounts it
+    _registered(COMPONENT_NAME, (RICH_LINE_JS, HERE / "explore_panel.js"), (HERE / "explore_panel.css",))  # as mounted
 
 
 @pytest.mark.parametrize("raw", HOSTILE.values(), ids=HOSTILE.keys())
