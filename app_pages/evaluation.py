@@ -14,7 +14,7 @@ from app_views.html_table import Cell, html_table
 from app_views.html_text import Code, Emphasis, caption, heading
 from app_views.bar_chart import judged_bar_chart, metric_bar_chart
 from app_views.judged_table import judged_chart_rows, judged_rows
-from app_views.markdown import code_span, escape_markdown
+from app_views.markdown import escape_markdown
 from explore.errors import AspectNavError
 from training.judged_report import find_judged_reports
 from training.on_demand import aspects_without_space, train_aspect_space
@@ -31,13 +31,19 @@ corpus = chosen_corpus()
 st.title("Evaluation")
 
 
-def worth_reading_section() -> None:
+# What the retrieval section measures: in the element before it (one element fewer for the browser on every open)
+RETRIEVAL = caption("Do a space's nearest neighbours share the seed's labels? For each test article labelled in an "
+                    "aspect, its neighbours in each space are checked: a neighbour is ", Emphasis("relevant"),
+                    " when it shares one of the seed's labels. The seed itself is never a candidate.")
+
+
+def worth_reading_section() -> bool:
     """Explore's columns on judged seeds: worth reading beside shares the aspect (training/judged_report.py). Three
-    elements (its text, the choice, its table and chart) where it was seven: each one costs the browser on every
-    open."""
+    elements (its text, the choice, its table and chart, with the next section's heading and caption) where it was
+    eight: each one costs the browser on every open. False when the corpus has no judged report."""
     judged = find_judged_reports(corpus.name)
     if not judged:
-        return
+        return False
     st.html(heading("Worth reading: Explore's columns on judged seeds") + caption(
         "Is a card worth reading next? For each judged seed, the top 5 of every column Explore draws were graded by "
         "judges who did not know the column: 2 = a reader of the seed would read it next, 1 = related but not what a "
@@ -55,13 +61,12 @@ def worth_reading_section() -> None:
                       *files, ".")
             + judged_bar_chart(judged_chart_rows(report, block), "Worth reading and shares the aspect, per column "
                                "(mean ± sd over seeds)").html()
-            + heading("Sharing the seed's labels: each space as aspect retrieval"))
+            + heading("Sharing the seed's labels: each space as aspect retrieval") + RETRIEVAL)
+    return True
 
 
-worth_reading_section()
-st.caption("Do a space's nearest neighbours share the seed's labels? For each test article labelled in an aspect, "
-           "its neighbours in each space are checked: a neighbour is *relevant* when it shares one of the seed's "
-           "labels. The seed itself is never a candidate.")
+if not worth_reading_section():
+    st.html(RETRIEVAL)
 
 
 def opened(label: str, key: str):
@@ -131,15 +136,16 @@ k, n = report.k, report.overlap_k
 split = report.split
 seeds = ", ".join(map(str, report.seeds))
 over = f"mean ± sd over split seeds {seeds}" if len(report.seeds) > 1 else f"split seed {seeds}"
-st.caption(f"{len(report.spaces)} rows, k = {k}; {escape_markdown(over)}: "
-           f"{split.get('train')} train / {split.get('test')} test articles. "
-           f"File: {code_span(report.path.name)}.")
+st.html(caption(f"{len(report.spaces)} rows, k = {k}; {over}: {split.get('train')} train / {split.get('test')} test "
+                "articles. File: ", Code(report.path.name), "."))
 # Choices as selectboxes, not radios: the page's selectboxes load the same code as the sidebar's picker, where
-# radios were one more component for the browser to load and lay out on every open.
-controls = st.columns(2)
-pool = controls[0].selectbox("Candidates (pool)", list(POOL_TITLES), format_func=POOL_TITLES.get, key="eval_pool")
-metric = controls[1].selectbox("Chart", list(METRICS), format_func=lambda m: metric_header(m, k, n), index=2,
-                               key="eval_metric")
+# radios were one more component for the browser to load and lay out on every open. A row of them is one block (as
+# columns, three).
+with st.container(horizontal=True, gap="medium"):
+    pool = st.selectbox("Candidates (pool)", list(POOL_TITLES), format_func=POOL_TITLES.get, key="eval_pool",
+                        width=440)
+    metric = st.selectbox("Chart", list(METRICS), format_func=lambda m: metric_header(m, k, n), index=2,
+                          key="eval_metric", width=440)
 
 
 def metric_meanings() -> None:

@@ -51,6 +51,13 @@ def test_evaluation_one_aspect_per_tab_nothing_clipped(server, browser):
     picker = " ".join([box.text, *(i.get_attribute("value") or "" for i in box.find_elements("css selector", "input"))])
     assert "vital — main comparison of the spaces" in picker and "assets/reports" not in picker, picker
     shot(driver, "pages_evaluation_top.png")
+    _scroll_to(driver, box, margin=200)  # the retrieval section's caption, the report, its caption, pool and chart
+    said = _main_text(driver)
+    assert "a neighbour is relevant when it shares one of the seed's labels" in said
+    assert re.search(r"\d+ rows, k = 10; .*train / \d+ test articles\. File: \S+\.json\.", said), said
+    pool, chart = (driver.find_element("css selector", f".st-key-{key}") for key in ("eval_pool", "eval_metric"))
+    assert pool.rect["y"] == chart.rect["y"] and pool.rect["x"] + pool.rect["width"] < chart.rect["x"]  # one row
+    shot(driver, "pages_evaluation_report.png")
     for index, label in enumerate(labels):
         tab = driver.find_elements("css selector", '[role="tab"]')[index]
         tab.click()

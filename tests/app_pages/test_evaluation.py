@@ -159,7 +159,8 @@ def test_a_report_over_seeds_shows_its_spread_in_the_table_and_as_error_bars(app
     [chart] = _charts(at.tabs[0])
     assert "(mean ± sd over seeds)" in chart and chart.endswith("generic 0.400 ± 0.020 country space 0.700 ± 0.020")
     assert sum(e.proto.body.count('class="an-sd"') for e in at.tabs[0].get("html")) == 2  # the whiskers
-    assert "mean ± sd over split seeds 42, 43, 44: 96 train / 24 test" in _plain(at.caption[1].value)
+    said = " ".join(html_text(element.proto.body) for element in at.get("html"))
+    assert "mean ± sd over split seeds 42, 43, 44: 96 train / 24 test articles. File: " in said
 
 
 def test_the_commands_shown_quote_hostile_aspect_names(hostile, app):

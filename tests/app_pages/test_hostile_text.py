@@ -75,7 +75,7 @@ def test_evaluation_page_aspect_headings_and_charts(app, hostile, isolated_home)
         at.session_state["eval_tab"] = label
         at.run()
         assert [live for text in [tab.label for tab in at.tabs] for live in live_markup(text)] == []
-        assert len(at.get("html")) == 1  # the open tab's sentence, table and chart, one element
+        assert sum(len(tab.get("html")) for tab in at.tabs) == 1  # the open tab's sentence, table and chart
         assert live_in_app(at) == [] and live_in_html_elements(at) == []  # the tables' cells among them
     at.session_state["eval_row_notes"] = True  # what each row is: the hostile note, as text
     at.run()
