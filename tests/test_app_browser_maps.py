@@ -471,3 +471,26 @@ def test_a_second_open_has_the_maps_points_fetched_by_the_page_before_the_maps_m
         fetched: performance.getEntriesByType('resource').filter(e => e.name.includes('/_an/map-layers/')).length};""")
     assert seen == {"waiting": 0, "fetched": 2}, seen
     assert all(plot["points"] == 10_033 for plot in maps), [p["points"] for p in maps]
+
+
+def test_on_a_narrower_screen_the_list_goes_under_the_maps_then_each_map_takes_the_width(server, browser):
+    """The maps panel lays itself out by its own width (a CSS container query): side by side with the list beside
+    them at full width, the list under the maps on a laptop, one map under the other where two would be cramped."""
+    read = """return ['.an-mp-map', '.an-mp-list'].flatMap(s => [...document.querySelectorAll(s)])
+        .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.bottom]; });"""
+    try:
+        for width, layout in ((1600, "beside"), (1280, "list under"), (1024, "stacked")):
+            browser.set_window_size(width, 1100)
+            _open_maps(browser, f"{server}/maps?seed=Marie+Curie")
+            (l_left, l_top, l_width, l_bottom), (r_left, r_top, r_width, _), (n_left, n_top, n_width, _) = \
+                browser.execute_script(read)
+            if layout == "beside":
+                assert l_top == r_top == n_top and l_left < r_left < n_left, layout
+            elif layout == "list under":
+                assert l_top == r_top and r_left > l_left and n_top > l_bottom and n_width > 1.9 * l_width, layout
+            else:
+                assert r_top > l_bottom and r_left == l_left and r_width == l_width >= n_width - 1, layout
+            assert min(l_width, r_width) >= 300, (layout, l_width, r_width)
+            shot(browser, f"maps_width_{width}.png")
+    finally:
+        browser.set_window_size(1600, 1343)
