@@ -337,9 +337,9 @@ projector = Projector.parse(_chosen(PROJECTION, [p.value for p in Projector], Pr
 map_controls(controls + [
     Choice(COLOUR, "Colour by", tuple((a, a) for a in aspects) or (("", "(none)"),), colour_aspect or "",
            disabled=not aspects),
-    Count(K, "Neighbours (k)", k, 1, MAX_K,
-          help="How many of the seed's nearest articles each map marks ◇ and the list beside the maps names (Explore "
-               "shows as many per column)."),
+    *([Count(K, "Neighbours (k)", k, 1, MAX_K,  # only with a seed: without one there are no neighbours to mark
+             help="How many of the seed's nearest articles each map marks ◇ and the list beside the maps names "
+                  "(Explore shows as many per column).")] if seed is not None or view.text else []),
     Count(SAMPLE, "Points at most", size, MIN_SAMPLE, MAX_SAMPLE, step=500,
           help="A corpus with more articles is shown as a random sample."),
     Switch(REGIONS, "Name regions", show_regions),

@@ -494,3 +494,17 @@ def test_on_a_narrower_screen_the_list_goes_under_the_maps_then_each_map_takes_t
             shot(browser, f"maps_width_{width}.png")
     finally:
         browser.set_window_size(1600, 1343)
+
+
+def test_without_a_seed_the_maps_show_the_corpus_and_offer_no_neighbour_count(server, browser):
+    browser.get(f"{server}/maps")
+    wait(browser, lambda d: drawn_maps(d) == 2, timeout=600, message="two maps without a seed")
+    idle(browser, timeout=600)
+    time.sleep(1)
+    keys = [field.get_attribute("data-key") for field in browser.find_elements("css selector", ".an-mc [data-key]")
+            if field.tag_name in ("select", "input")]
+    assert "k" not in keys and {"map_left", "map_right", "map_sample"} <= set(keys), keys
+    text = _main_text(browser)
+    assert not browser.find_elements("css selector", ".an-nl-item") and "★ the seed" not in text, text
+    assert "All 10,033 articles of the corpus, the same in both maps. Hover for title and labels" in text
+    shot(browser, "maps_no_seed.png")

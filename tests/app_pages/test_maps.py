@@ -326,3 +326,11 @@ def test_a_corpus_with_one_space_draws_one_map_and_the_hint_says_so(app, monkeyp
     said = " ".join(map_captions(at))
     assert "click a point to mark it. The map is centred on ★, closer in: double-click it to see all of it." in said
     assert "both maps" not in said
+
+
+def test_neighbours_k_is_offered_only_with_a_seed_to_have_neighbours(app):
+    at = app("app_pages/maps.py")
+    assert "k" not in map_settings(at) and {"map_left", "map_sample", "map_projection"} <= set(map_settings(at))
+    assert not map_neighbour_list(at)
+    at = app("app_pages/maps.py", seed="Person 7", k="3")
+    assert map_settings(at)["k"]["value"] == 3 and len(map_neighbour_list(at)["items"]) >= 3
