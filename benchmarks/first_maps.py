@@ -18,6 +18,7 @@ Run alone: python -m benchmarks first_maps [--quick]
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -86,7 +87,7 @@ def _app_first_render() -> float:
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
-    from app_views.map_chart import COMPONENT_NAME
+    from app_views.maps_panel import COMPONENT_NAME
 
     st.cache_resource.clear()
     st.cache_data.clear()
@@ -96,7 +97,8 @@ def _app_first_render() -> float:
     start = time.perf_counter()
     at.run()
     seconds = time.perf_counter() - start
-    if at.exception or sum(e.proto.component_name == COMPONENT_NAME for e in at.get("bidi_component")) != 2:
+    panels = [json.loads(e.proto.json) for e in at.get("bidi_component") if e.proto.component_name == COMPONENT_NAME]
+    if at.exception or len(panels) != 1 or len(panels[0]["maps"]) != 2:
         raise RuntimeError(f"the Maps page did not draw two maps: {at.exception}")
     return seconds
 

@@ -14,8 +14,10 @@ import numpy as np
 import streamlit as st
 
 from app_views.figures import colour_map, map_figure
-from app_views.map_chart import map_chart
+from app_views.map_chart import map_data
 from app_views.map_chart.events import AreaChosen
+from app_views.maps_panel import PanelMap, maps_panel, panel_data
+from app_views.maps_panel.events import OnMap
 from app_views.markdown import escape_markdown
 from benchmarks.million_map import million_layout
 from explore.map_density import density_image
@@ -74,11 +76,12 @@ st.subheader(f"{image.points:,} articles on one map")
 
 
 def _chosen(event) -> None:
-    if isinstance(event, AreaChosen):
-        st.session_state["atlas_chosen"] = event.rows_in(layout)
+    if isinstance(event, OnMap) and isinstance(event.event, AreaChosen):
+        st.session_state["atlas_chosen"] = event.event.rows_in(layout)
 
 
-map_chart(map_figure(points, f"generic · synthetic layout of {ROWS:,}", colour_map(ranks), centre=True, density=image,
-                     detail=view_image), "atlas", _chosen)
+figure = map_figure(points, f"generic · synthetic layout of {ROWS:,}", colour_map(ranks), centre=True, density=image,
+                    detail=view_image)
+maps_panel(panel_data([], [PanelMap(map_data(figure), ())], None, None, [], [1]), _chosen)  # the Maps page's one map
 chosen = st.session_state.get("atlas_chosen", np.zeros(0, int))
 st.markdown(f"**Seed: {escape_markdown(seed.title)}** · selected: {len(chosen):,} articles")

@@ -7,7 +7,7 @@ Served and driven as benchmarks/browser_latency.py does (`streamlit run serve.py
 minimal page benchmarks/minimal_page.py beside it, Debian's headless Chromium, interleaved rounds after a warm-up,
 medians). "Interactive" is measured inside the page on every animation frame: Streamlit's script state is notRunning,
 nothing is stale, no skeleton, spinner or progress bar is left, and what a reader needs is there —
-- Maps (/maps?seed=Marie+Curie): both maps drawn (app_views/map_chart) with every point of the corpus in each, the seed's ★
+- Maps (/maps?seed=Marie+Curie): both maps drawn (app_views/maps_panel) with every point of the corpus in each, the seed's ★
   label on both, the space, colour and projection choices enabled;
 - Corpus (/corpus): the title search box enabled and one label chart per aspect drawn (HTML bars: each chart's
   bars in the DOM, a number written beside every bar);
