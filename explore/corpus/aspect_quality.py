@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from explore.corpus.vital import vital_records
 from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, PLACES_TOPIC, aspects_for
 from explore.settings import ASSETS_DIR
 
@@ -34,13 +35,6 @@ class AspectQuality:
     coverage: dict[str, float] = field(default_factory=dict)  # group -> share
     precision: dict[str, float | None] = field(default_factory=dict)  # group -> share, None = not judged
     judged: dict[str, int] = field(default_factory=dict)  # group -> labelled sample items
-
-
-def vital_records() -> list[dict]:
-    from explore.corpus.vital import vital_data_path
-
-    records = json.loads(vital_data_path().read_text(encoding="utf-8"))
-    return sorted(records.values(), key=lambda r: r["title"])
 
 
 def top_sample_draw(records: list[dict]) -> list[dict]:
@@ -118,8 +112,13 @@ TOP_GROUPS = {"people": "person", "places": "place", "all": None}
 
 def sample_labels(corpus, title: str) -> dict[str, list[str]]:
     """An article's labels as the top sample records them: own and inferred alike (inferred topics are
-    what this sample measures)."""
-    return {name: list(labels) for name, labels in corpus.find(title).all_labels(inferred=True).items()}
+    what this sample measures), from the rules it judged (the later rules' labels are judged in
+    vital_label_judgements.json: label_judgements.py)."""
+    from explore.corpus.label_judgements import from_new_rules
+
+    article = corpus.find(title)
+    return {name: list(labels) for name, labels in article.all_labels(inferred=True).items()
+            if not from_new_rules(article, name)}
 
 
 def top_sample_report(corpus, sample_path: Path = TOP_SAMPLE_PATH) -> list[AspectQuality]:

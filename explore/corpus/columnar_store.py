@@ -332,7 +332,7 @@ class ArticleRows(Sequence):
         values = batch.slice(offset, 1).to_pylist()[0]
         return article_from_row(values["id"], values["title"], values["text"], values["description"],
                                 values["url"], values["links"], values["aspects"], values["aliases"],
-                                values["inferred"])
+                                values["inferred"], values.get("sources"))
 
     def value(self, row: int, column: str):
         """One cell (a title, an id) without making the Article."""
@@ -344,7 +344,7 @@ class ArticleRows(Sequence):
             for values in self._batch(index).to_pylist():
                 yield article_from_row(values["id"], values["title"], values["text"], values["description"],
                                        values["url"], values["links"], values["aspects"], values["aliases"],
-                                       values["inferred"])
+                                       values["inferred"], values.get("sources"))
 
 
 class _HashedRows(Mapping):

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
+from explore.corpus.label_source import LabelSource
 from explore.corpus.title_search import TitleSearch
 from explore.errors import AmbiguousTitleError, CorpusFormatError, UnknownArticleError
 
@@ -41,7 +42,9 @@ class Article:
     """One article. `aspects` maps an aspect name to its labels; a missing name = no label. `inferred` holds
     labels a model inferred for aspects the article has no label of (explore/corpus/inferred_labels.py): kept
     apart so that evaluation and training, which read `aspects`, never take a guess for ground truth.
-    `aliases`: other names readers search it by ("Second World War" for World War II)."""
+    `aliases`: other names readers search it by ("Second World War" for World War II). `sources` says where an
+    aspect's own labels came from (a `LabelSource` value: its text's description or lead, or a public table);
+    an aspect it does not name came from the corpus's own data (an import's columns, a recipe, a dump)."""
 
     id: str
     title: str
@@ -52,6 +55,7 @@ class Article:
     aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
     inferred: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    sources: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.url and not is_web_address(self.url):
@@ -65,6 +69,13 @@ class Article:
     def has_aspect(self, aspect: str, inferred: bool = True) -> bool:
         """Whether the article has a label of `aspect` (by default an inferred one counts)."""
         return bool(self.labels(aspect, inferred))
+
+    def label_source(self, aspect: str) -> str | None:
+        """Where the labels `labels(aspect, inferred=True)` come from: "inferred", a `LabelSource` value, or None
+        (the corpus's own data)."""
+        if self.is_inferred(aspect):
+            return LabelSource.INFERRED.value
+        return self.sources.get(aspect) if self.aspects.get(aspect) else None
 
     def is_inferred(self, aspect: str) -> bool:
         """Whether the labels `labels(aspect, inferred=True)` gives are inferred (to show them marked so)."""

@@ -31,6 +31,7 @@ SCHEMA = pa.schema(
         ("aspects", pa.string()),  # JSON object: aspect -> [labels]
         ("aliases", pa.list_(pa.string())),  # absent from stores written before it was added
         ("inferred", pa.string()),  # JSON object: aspect -> [inferred labels]; absent from older stores
+        ("sources", pa.string()),  # JSON object: aspect -> where its labels came from; absent from older stores
     ]
 )
 
@@ -95,18 +96,19 @@ def load_corpus(directory: Path) -> Corpus:
 def _corpus_from(card: dict, table: dict[str, list]) -> Corpus:
     aliases = table.get("aliases") or [()] * len(table["id"])
     inferred_column = table.get("inferred") or ["{}"] * len(table["id"])  # stores written before it existed
+    sources_column = table.get("sources") or ["{}"] * len(table["id"])
     articles = [
-        article_from_row(id_, title, text, description, url, links, aspects, names, inferred)
-        for id_, title, text, description, url, links, aspects, names, inferred in zip(
+        article_from_row(id_, title, text, description, url, links, aspects, names, inferred, sources)
+        for id_, title, text, description, url, links, aspects, names, inferred, sources in zip(
             table["id"], table["title"], table["text"], table["description"],
-            table["url"], table["links"], table["aspects"], aliases, inferred_column,
+            table["url"], table["links"], table["aspects"], aliases, inferred_column, sources_column,
         )
     ]
     return Corpus(name=card["name"], articles=articles, provenance=Provenance(**card["provenance"]))
 
 
 def article_from_row(id_: str, title: str, text: str, description: str, url: str, links, aspects: str,
-                     aliases, inferred: str | None) -> Article:
+                     aliases, inferred: str | None, sources: str | None = None) -> Article:
     """One stored row as an Article: the one reading of the stored columns, in memory or memory-mapped."""
     return Article(
         id=id_,
@@ -118,6 +120,7 @@ def article_from_row(id_: str, title: str, text: str, description: str, url: str
         aspects={k: tuple(v) for k, v in json.loads(aspects).items()},
         aliases=tuple(aliases or ()),
         inferred={k: tuple(v) for k, v in json.loads(inferred or "{}").items()},
+        sources=json.loads(sources or "{}"),
     )
 
 
@@ -133,4 +136,5 @@ def article_columns(articles: list[Article]) -> dict[str, list]:
         "aspects": [json.dumps({k: list(v) for k, v in a.aspects.items()}) for a in articles],
         "aliases": [list(a.aliases) for a in articles],
         "inferred": [json.dumps({k: list(v) for k, v in a.inferred.items()}) for a in articles],
+        "sources": [json.dumps(dict(a.sources)) for a in articles],
     }

@@ -328,19 +328,27 @@ def demonym_countries(words: list[str]) -> tuple[list[str], set[int]]:
     return list(dict.fromkeys(found)), used
 
 
-def _head_labels(words: list[str], table: dict):
-    """Value of the longest suffix of `words` that `table` knows ("theoretical physicist" →
-    physicist); a plural head ("queens", "military leaders") is tried in the singular."""
-    cleaned = [_clean(w) for w in words]
-    candidates = [cleaned]
-    if cleaned and cleaned[-1].endswith("s") and len(cleaned[-1]) > 3:
-        candidates.append(cleaned[:-1] + [cleaned[-1][:-1]])
-    for start in range(max(0, len(cleaned) - MAX_NAME_WORDS), len(cleaned)):
-        for candidate in candidates:
-            key = tuple(candidate[start:])
+def _plain_plural(word: str) -> list[str]:
+    return [word[:-1]] if word.endswith("s") and len(word) > 3 else []
+
+
+def longest_suffix(words: list[str], table: dict, singulars=_plain_plural):
+    """Value of the longest suffix of lower-case `words` that `table` knows ("theoretical physicist" →
+    physicist), the last word also tried in the forms `singulars` gives ("queens", "military leaders")."""
+    if not words:
+        return None
+    variants = [words] + [words[:-1] + [form] for form in singulars(words[-1])]
+    for start in range(max(0, len(words) - MAX_NAME_WORDS), len(words)):
+        for variant in variants:
+            key = tuple(variant[start:])
             if key in table:
                 return table[key]
     return None
+
+
+def _head_labels(words: list[str], table: dict):
+    """Value of the longest known suffix of a description part's words (see `longest_suffix`)."""
+    return longest_suffix([_clean(w) for w in words], table)
 
 
 def _ruler_class(words: list[str]) -> str | None:

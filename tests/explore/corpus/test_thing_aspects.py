@@ -1,0 +1,58 @@
+"""Where, when and what kind for articles that are neither people nor places, with each label's source."""
+from __future__ import annotations
+
+import pytest
+
+from explore.corpus.label_source import LabelSource
+from explore.corpus.model import Article, Corpus, Provenance
+from explore.corpus.store import load_corpus, save_corpus
+from explore.corpus.thing_aspects import lead_where, thing_aspects, where_of
+from explore.corpus.vital import text_labels
+
+
+@pytest.mark.parametrize("description, countries", [
+    ("1960 American horror film", ["United States"]),
+    ("Revolution in France from 1789 to 1799", ["France"]),
+    ("1941 Japanese attack on the US", ["Japan", "United States"]),
+    ("River in Turkey, Iraq, and Syria", ["Turkey", "Iraq", "Syria"]),
+    ("Logographic writing system used for Chinese", []),  # a language's name, not a place
+    ("Set of letters used to write a given language", []),
+    ("Species of antelope found in Africa", []),  # a continent is no country
+])
+def test_where(description, countries):
+    assert where_of(description) == countries
+
+
+def test_a_lead_gives_where_only_from_what_it_says_the_thing_is():
+    assert lead_where("Psycho is a 1960 American psychological horror film directed by Alfred Hitchcock.") == [
+        "United States"]
+    assert lead_where("Chess is a board game for two players, which spread from India to Persia.") == []
+
+
+def test_each_label_records_its_source():
+    found = thing_aspects("1968 film by Stanley Kubrick", "2001 is a 1968 British-American science fiction film.")
+    assert found.labels == {"century": ["20th century"], "kind": ["film or television"],
+                            "country": ["United Kingdom", "United States"]}
+    assert found.sources == {"century": LabelSource.DESCRIPTION, "kind": LabelSource.DESCRIPTION,
+                             "country": LabelSource.LEAD}
+
+
+def test_people_and_places_keep_their_own_rules_and_things_get_the_new_ones():
+    person = text_labels("Jane Austen", "English novelist (1775–1817)", "People", "Jane Austen was an English novelist.")
+    assert "kind" not in person.labels and person.labels["occupation"] == ["novelist"]
+    assert person.sources["century"] == LabelSource.DESCRIPTION
+    war = text_labels("American Civil War", "1861–1865 conflict in the United States", "History", "")
+    assert war.labels == {"topic": ["History"], "country": ["United States"], "century": ["19th century"],
+                          "kind": ["war"]}
+    assert "topic" not in war.sources  # the data package's own filing names no source
+
+
+def test_sources_survive_a_save_and_load(tmp_path):
+    article = Article(id="a", title="A", text="t", aspects={"kind": ("war",), "topic": ("History",)},
+                      sources={"kind": "description"}, inferred={"field": ("Modern history",)})
+    save_corpus(Corpus(name="c", articles=[article], provenance=Provenance(source="s", date="d")), tmp_path / "c")
+    loaded = load_corpus(tmp_path / "c").articles[0]
+    assert loaded.sources == {"kind": "description"}
+    assert loaded.label_source("kind") == "description"
+    assert loaded.label_source("field") == "inferred"
+    assert loaded.label_source("topic") is None
