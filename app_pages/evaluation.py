@@ -14,6 +14,7 @@ from app_views.html_table import Cell, html_table
 from app_views.html_text import Code, Emphasis, caption, heading
 from app_views.bar_chart import judged_bar_chart, metric_bar_chart
 from app_views.judged_table import judged_chart_rows, judged_rows
+from app_views.label_precision import label_precision_html
 from app_views.markdown import escape_markdown
 from explore.errors import AspectNavError
 from training.judged_report import find_judged_reports
@@ -193,6 +194,10 @@ for column, tab in zip(report.aspects, tabs):
                 + html_table(table.rows, f"{column_title(column)}: every metric of each row")
                 + "".join(caption(line) for line in table.left_out)
                 + metric_bar_chart(rows, f"{METRICS[metric]}@{k}", title, spread).html())
+
+labels_judged = label_precision_html(corpus.name)
+if labels_judged:
+    st.html(labels_judged)
 
 row_notes = opened("What each row is (its query)", ROW_NOTES) if report.notes else None
 if row_notes is not None:

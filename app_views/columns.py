@@ -325,6 +325,15 @@ def not_shared(query_kind: Kind, aspects: Sequence[str], seed: Article, shared: 
     return tuple(f"no shared {aspect}" for aspect in lacking)
 
 
+def shared_caption(seed: Article | None, aspects: Sequence[str]) -> str:
+    """What a labelled column's cards are ranked up for sharing, in words: the seed's labels of its aspects
+    ("also 18th century · France"); "" for a column about no aspect or a seed with none of its labels."""
+    if seed is None:
+        return ""
+    parts = [", ".join(seed.labels(aspect, inferred=True)) for aspect in aspects if seed.labels(aspect, inferred=True)]
+    return f"also {' · '.join(parts)}" if parts else ""
+
+
 def _column_aspects(engine: Neighbourhood, query: Query) -> tuple[str, ...]:
     """The aspects a labelled column (aspect, union, intersection) promises; none for the others."""
     if query.kind not in (Kind.ASPECT, Kind.UNION, Kind.INTERSECTION):
@@ -339,7 +348,7 @@ def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) 
     aspects = _column_aspects(engine, query) if seed is not None else ()
     if aspects:
         cards = [replace(card, missing=not_shared(query.kind, aspects, seed, card.shared)) for card in cards]
-    note = TEXT_MIX_NOTE if query.kind is Kind.BLEND and seed is None else ""
+    note = TEXT_MIX_NOTE if query.kind is Kind.BLEND and seed is None else shared_caption(seed, aspects)
     if query == LINKS and not cards:
         note = "This article links to no other article of the corpus."
     if query == LINKS and seed is not None:

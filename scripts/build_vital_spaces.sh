@@ -19,6 +19,10 @@ train topic --aspects topic --objective aspectcse-fn --head mlp
 # union: the graded multi-aspect objective (sharing both aspects ranks above sharing one; docs/training.md)
 train union --aspects country,occupation --combine graded --objective graded --head mlp --triplets-per-anchor 2
 train intersection --aspects country,occupation --combine intersection
+# what kind, when and the finer filing, for every article (docs/aspects.md): linear heads, 0.6 MB each
+train kind --aspects kind
+train century --aspects century
+train field --aspects field
 python -m explore spaces list --corpus vital
 # the Maps page's default maps of these spaces (assets/maps/vital/): they are keyed by each space's encoder fingerprint
 python scripts/build_vital_maps.py

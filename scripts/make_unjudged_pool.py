@@ -45,13 +45,16 @@ def main() -> None:
 
     pools = sorted(p for p in POOLS_DIR.glob(f"{args.corpus}-pool*.json") if p.stem[-1].isdigit() and p != args.out)
     judgements = Judgements.load(*pools)
+    pooled = {(r["seed"], c) for path in pools  # pooled before, graded or still with its judges
+              for r in json.loads(path.read_text(encoding="utf-8"))["seeds"] for c in r.get("candidates", [])}
     corpus = open_corpus(args.corpus)
     engine = Neighbourhood.open(corpus)
     records, sheet = [], []
     for seed_id in judgements.seeds:
         seed = corpus[seed_id]
         tops = column_tops(engine, seed)
-        new = [c for ids in tops.values() for c in ids if judgements.grade(seed_id, c) is None]
+        new = [c for ids in tops.values() for c in ids
+               if judgements.grade(seed_id, c) is None and (seed_id, c) not in pooled]
         if not new:
             continue
         candidates = blind_order(seed_id, new)

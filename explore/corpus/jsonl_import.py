@@ -9,6 +9,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from explore.corpus.model import Article, Corpus, Provenance, is_web_address
+from explore.corpus.text_labels import with_text_labels
 from explore.errors import CorpusFormatError
 from explore.names import NAME_PATTERN, NAME_RULE, check_name
 from explore.schema import field_problem, refusals
@@ -147,7 +148,7 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
         if record.id in given:
             self_link_lines.append(number)
         aspects = {aspect: tuple(dict.fromkeys(labels)) for aspect, labels in (record.aspects or {}).items() if labels}
-        articles.append(
+        articles.append(with_text_labels(  # the file's own labels first; its texts fill the aspects it leaves out
             Article(
                 id=record.id,
                 title=record.title,
@@ -158,7 +159,7 @@ def import_jsonl(path: Path, name: str) -> tuple[Corpus, ImportReport]:
                 aspects=aspects,
                 aliases=tuple(dict.fromkeys(record.aliases or ())),
             )
-        )
+        ))
     has_links = any(a.links for a in articles)
     provenance = Provenance(
         source=f"JSONL import of {path.name}",

