@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import bz2
 import gzip
-import json
 import math
 import re
 import zlib
@@ -31,7 +30,9 @@ class SkipReason(Enum):
     BAD_LINE = "not a JSON object line"
     NOT_ARTICLE = "not in the article namespace"
     REDIRECTS_ONLY = "only redirects, no article text"
-    NO_LEAD = "no opening_text (lead)"
+    NO_LEAD = "no lead (opening_text, or text before the first heading)"
+    REDIRECT = "a redirect page"
+    EMPTY = "an empty page (no text)"
     INVALID = "a field of the wrong shape"
     DUPLICATE = "a title already imported"
 
@@ -77,7 +78,12 @@ def article_url(wiki: object, title: str) -> str:
     if not match or match.group(1) in ("commons", "wikidata", "meta", "species"):
         return ""
     language = match.group(1).replace("_", "-")
-    return f"https://{language}.wikipedia.org/wiki/{quote(title.replace(' ', '_'), safe=':/()')}"
+    return page_address(f"https://{language}.wikipedia.org/wiki/", title)
+
+
+def page_address(prefix: str, title: str) -> str:
+    """The address of page `title` on the wiki whose pages are at `prefix` ("https://en.wikipedia.org/wiki/")."""
+    return prefix + quote(title.replace(" ", "_"), safe=":/()")
 
 
 def open_dump(path: Path) -> tuple[BinaryIO, BinaryIO]:
@@ -107,45 +113,6 @@ def damaged_dump(path: Path, raw: BinaryIO | None, line: int, problem: Exception
             pass
     return CorpusFormatError(f"{path}: the file is truncated or damaged{where} (after line {line:,}: {problem}). "
                              "Download it again, and compare its checksum with the one published beside it.")
-
-
-SHAPE_LINES = 20  # lines read to tell a CirrusSearch dump from another format before hours of reading
-
-
-def refuse_another_format(path: Path) -> None:
-    """CorpusFormatError, with the command that reads it, when the first lines show the file is not a CirrusSearch
-    dump: a JSONL corpus (articles with id, title and text, no action lines) or a Wikidata JSON dump ("[" first).
-    Anything else (damage, an empty file, odd records) is left to the import, which names it line by line."""
-    lines: list[bytes] = []
-    try:
-        stream, _ = open_dump(path)
-        with stream:
-            while len(lines) < SHAPE_LINES:
-                line = stream.readline(1 << 16)
-                if not line:
-                    break
-                if line.strip():
-                    lines.append(line.strip())
-    except (EOFError, OSError, zlib.error):
-        return
-    if lines and lines[0] == b"[":
-        raise CorpusFormatError(f"{path}: a Wikidata JSON dump (a JSON array of entities), not a CirrusSearch dump. "
-                                "It labels a corpus: `aspectnav corpus label CORPUS --recipe wikipedia "
-                                f"--wikidata-dump {path}`.")
-    records = []
-    for line in lines:
-        try:
-            records.append(json.loads(line))
-        except ValueError:
-            continue
-    objects = [record for record in records if isinstance(record, dict)]
-    if any(set(record) == {"index"} for record in objects):
-        return
-    articles = [record for record in objects if {"id", "title", "text"} <= set(record)]
-    if articles and len(articles) * 2 >= len(objects):
-        raise CorpusFormatError(f"{path}: a JSONL corpus (one article per line: id, title, text), not a CirrusSearch "
-                                "dump (an {\"index\": ...} line before each page). Import it with "
-                                f"`aspectnav corpus import {path} --name NAME`.")
 
 
 def damaged_or_disk(path: Path, raw: BinaryIO | None, line: int, exc: Exception) -> Exception:

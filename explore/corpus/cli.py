@@ -32,16 +32,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     imp.set_defaults(func=_import)
 
     dump = commands.add_parser(
-        "import-dump", help="import a Wikimedia CirrusSearch content dump (*-cirrussearch-content.json.gz), streaming",
-        description="Read a CirrusSearch content dump page by page (gzip, bz2 or plain NDJSON): lead = opening_text, "
-                    "links = outgoing_link between kept articles, aliases = redirects, id = the Wikidata item. "
+        "import-dump", help="import a Wikipedia dump (CirrusSearch content dump, MediaWiki XML export, WikiExtractor "
+                            "output), streaming",
+        description="Read a dump page by page (gzip, bz2 or plain), its format told from its first bytes. A "
+                    "CirrusSearch content dump: lead = opening_text, links = outgoing_link between kept articles, "
+                    "aliases = redirects, id = the Wikidata item. A MediaWiki XML export (*-pages-articles.xml.bz2): "
+                    "lead = the wikitext before the first heading as plain text, links = its [[links]], redirects "
+                    "and other namespaces skipped. WikiExtractor output (<doc> files or --json): lead = the "
+                    "paragraphs before the first heading, links when it ran with --links. "
                     "Memory grows with the articles kept, not the dump. Records that are not articles (other "
                     "namespaces, no lead, bad lines, duplicate titles) are skipped and counted, file and line given. "
                     "Killed, the same command goes on from its last checkpoint.")
     dump.add_argument("file", type=Path)
     dump.add_argument("--name", type=name_argument("corpus"),
                       help="name to store the corpus under (default: the wiki the file is named after, e.g. enwiki)")
-    dump.add_argument("--top", type=int, metavar="N", help="keep the N articles with the highest popularity_score")
+    dump.add_argument("--top", type=int, metavar="N",
+                      help="keep the N articles with the highest popularity_score (CirrusSearch dumps only)")
     dump.add_argument("--batch-size", type=int, default=10_000, metavar="ROWS",
                       help="articles per written batch and checkpoint (default 10000)")
     dump.add_argument("--columnar", action=argparse.BooleanOptionalAction, default=None,

@@ -1,6 +1,6 @@
-"""Import a CirrusSearch dump into a corpus, streaming: memory is about flat in the articles kept and never grows
-with the dump (what must be looked up for every article, the titles and ids seen and the link targets, is in on-disk
-tables: explore/corpus/dump_scratch.py).
+"""Import a dump (CirrusSearch, MediaWiki XML export or WikiExtractor output: explore/corpus/dump_format.py) into a
+corpus, streaming: memory is about flat in the articles kept and never grows with the dump (what must be looked up
+for every article, the titles and ids seen and the link targets, is in on-disk tables: explore/corpus/dump_scratch.py).
 
 With `top`, a first pass keeps only (popularity, line) of the best `top` pages in a heap; the second pass writes
 the pages kept in batches of Parquet rows. A checkpoint after each batch (the line reached, the heap, the counts)
@@ -27,8 +27,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from explore.atomic_files import file_written_atomically
-from explore.corpus.cirrus_dump import (DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records,
-                                        refuse_another_format)
+from explore.corpus.cirrus_dump import DumpPage, DumpSkip, SkipReason, normalize_title, open_dump, read_records
+from explore.corpus.dump_format import DumpFormat, Reader, dump_format
 from explore.corpus.dump_scratch import LinkTargets, SeenPages
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import AspectNavError, CorpusFormatError
@@ -124,13 +124,16 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
     if top is not None and top < 1:
         raise AspectNavError(f"--top must be at least 1, not {top}.")
     started = time.perf_counter()
-    refuse_another_format(path)
+    fmt = dump_format(path)
+    if top is not None and not fmt.ranks_pages:
+        raise AspectNavError(f"--top ranks pages by their popularity_score, which only a CirrusSearch dump carries; "
+                             f"{path} is {fmt}. Import it without --top.")
     work = work_dir(name)
     checkpoint, restarted = _resumable(work, path, top)
     resumed_from = ""
     if checkpoint.line or checkpoint.parts or (checkpoint.phase == "collect" and top is not None):
         stage = "the --top pass" if checkpoint.phase == "choose" else "the import pass"
-        resumed_from = f"line {checkpoint.line} of {stage}"
+        resumed_from = f"{fmt.positions} {checkpoint.line} of {stage}"
     _save_checkpoint(work, checkpoint)
     bar = _Progress(path, progress, progress_file)
     chosen: set[int] | None = None
@@ -139,7 +142,7 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
             _choose(path, top, work, checkpoint, batch_size, bar, on_checkpoint)
         chosen = set(np.load(work / _HEAP_FILE)[:, 1].astype(np.int64).tolist()) if (work / _HEAP_FILE).exists() else set()
     rows_before = _rows(_parts(work, checkpoint.parts))
-    _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint)
+    _collect(path, fmt.reader, chosen, work, checkpoint, batch_size, bar, on_checkpoint)
     bar.close()
     rows = _rows(_stored_parts(work))
     stored = None
@@ -148,10 +151,10 @@ def import_dump(path: Path, name: str, top: int | None = None, *, batch_size: in
         from explore.corpus.registry import corpus_path
 
         stored = corpus_path(name)
-        _, kept, dropped = _assemble_columnar(path, name, top, work, stored)
+        _, kept, dropped = _assemble_columnar(path, fmt, name, top, work, stored)
         corpus = load_columnar(stored)
     else:
-        corpus, kept, dropped = _assemble(path, name, top, work)
+        corpus, kept, dropped = _assemble(path, fmt, name, top, work)
     if not len(corpus):
         raise CorpusFormatError(f"{path}: no articles (every record was skipped: "
                                 f"{', '.join(checkpoint.examples[:3]) or 'the file is empty'})")
@@ -298,25 +301,26 @@ def _checkpoint_heap(work, heap, checkpoint, line, on_checkpoint) -> None:
         on_checkpoint(checkpoint)
 
 
-def _collect(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> None:
+def _collect(path, reader: Reader, chosen, work, checkpoint, batch_size, bar, on_checkpoint) -> None:
     """Second pass: the kept pages in Parquet batches; a title or id seen before is a duplicate, skipped."""
     seen = SeenPages(work / _SEEN_FILE)
     for part in _parts(work, checkpoint.parts):
         table = pq.read_table(part, columns=["line", "id", "title"], use_threads=False).to_pydict()
         seen.add(zip(table["title"], table["id"], table["line"]))
     try:
-        _collect_pages(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint, seen)
+        _collect_pages(path, reader, chosen, work, checkpoint, batch_size, bar, on_checkpoint, seen)
     finally:
         seen.close()
 
 
-def _collect_pages(path, chosen, work, checkpoint, batch_size, bar, on_checkpoint, seen: SeenPages) -> None:
+def _collect_pages(path, reader: Reader, chosen, work, checkpoint, batch_size, bar, on_checkpoint,
+                   seen: SeenPages) -> None:
     counts_skips = chosen is None  # with --top the first pass counted them
     rows: list[DumpPage] = []
     stream, raw = open_dump(path)
     bar.start("importing", raw, checkpoint.line)
     with stream:
-        for item in read_records(path, stream, checkpoint.line, raw):
+        for item in reader(path, stream, checkpoint.line, raw):
             if isinstance(item, int):
                 if len(rows) >= batch_size:
                     _write_batch(work, rows, checkpoint, item, on_checkpoint)
@@ -363,21 +367,23 @@ def _write_batch(work, rows, checkpoint, line, on_checkpoint) -> None:
         on_checkpoint(checkpoint)
 
 
-def _assemble(path: Path, name: str, top: int | None, work: Path) -> tuple[Corpus, int, int]:
+def _assemble(path: Path, fmt: DumpFormat, name: str, top: int | None, work: Path) -> tuple[Corpus, int, int]:
     """The kept articles in dump order, each link resolved through the kept titles, then their redirects."""
     links = _ResolvedLinks(work)
     articles = [article for batch in links.batches() for article in batch]
-    return Corpus(name=name, articles=articles, provenance=_provenance(path, top, links.kept)), links.kept, links.dropped
+    return (Corpus(name=name, articles=articles, provenance=_provenance(path, fmt, top, links.kept)), links.kept,
+            links.dropped)
 
 
-def _assemble_columnar(path: Path, name: str, top: int | None, work: Path, directory: Path) -> tuple[int, int, int]:
+def _assemble_columnar(path: Path, fmt: DumpFormat, name: str, top: int | None, work: Path,
+                       directory: Path) -> tuple[int, int, int]:
     """`_assemble` written straight into a columnar store at `directory`, one batch at a time, with the incoming
     links counted as they are resolved: no article's text, links or title stays in memory after its batch. Returns
     (articles, links kept, links dropped)."""
     from explore.corpus.columnar_store import save_columnar
 
     links = _ResolvedLinks(work)
-    save_columnar(name, lambda: _provenance(path, top, links.kept), links.batches(), directory,
+    save_columnar(name, lambda: _provenance(path, fmt, top, links.kept), links.batches(), directory,
                   incoming=links.incoming)
     return links.rows, links.kept, links.dropped
 
@@ -438,9 +444,9 @@ class _ResolvedLinks:
         return articles
 
 
-def _provenance(path: Path, top: int | None, links_kept: int) -> Provenance:
+def _provenance(path: Path, fmt: DumpFormat, top: int | None, links_kept: int) -> Provenance:
     return Provenance(
-        source=f"Wikipedia CirrusSearch dump {path.name}",
+        source=f"{fmt} {path.name}",
         date=date.today().isoformat(),
         links="hyperlinks" if links_kept else "none",
         details={"file": str(path.resolve()), "top": str(top) if top else "all",
