@@ -1,0 +1,54 @@
+"""Aspects for every article, as a reader sees them in headless Chromium at 1600x1200: an event reads on by its
+century and country, a work by what kind it is, each labelled column saying what it shares; the seed card says
+where a label came from. Screenshots: test-artifacts/aspects_*.png.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser import buttons, column_headings, idle, shot, wait
+
+pytestmark = pytest.mark.slow
+
+
+def _open(driver, url: str) -> str:
+    driver.get(url)
+    wait(driver, lambda d: len(buttons(d, "card-generic")) >= 3, message=f"cards at {url}")
+    idle(driver)
+    time.sleep(1)
+    return driver.find_element("css selector", '[data-testid="stMain"]').text
+
+
+def _column_text(driver, heading: str) -> str:
+    """The column's text once it is scrolled into view (a column below the fold draws its cards when seen)."""
+    driver.execute_script("""
+        const h = [...document.querySelectorAll('.an-heading')].find(e => e.textContent.trim() === arguments[0]);
+        if (h) h.scrollIntoView({block: 'start'});""", heading)
+    time.sleep(1)
+    return driver.execute_script("""
+        const h = [...document.querySelectorAll('.an-heading')].find(e => e.textContent.trim() === arguments[0]);
+        return h ? h.closest('.an-col').innerText : '';""", heading)
+
+
+def test_an_event_reads_on_by_its_century_and_country(server, browser):
+    text = _open(browser, f"{server}/?seed=French+Revolution")
+    headings = column_headings(browser)
+    assert "century space" in headings and "country space" in headings, headings
+    century = _column_text(browser, "century space")
+    assert "also 18th century" in century and "century: 18th century" in century
+    assert "also France" in _column_text(browser, "country space")
+    seed_card = browser.find_element("css selector", ".an-seed").text
+    assert "century: 18th century" in seed_card and "country: France" in seed_card
+    assert "Traceback" not in text
+    shot(browser, "aspects_french_revolution.png")
+
+
+def test_a_work_reads_on_by_what_kind_it_is(server, browser):
+    _open(browser, f"{server}/?seed=Pride+and+Prejudice")
+    headings = column_headings(browser)
+    assert "kind space" in headings, headings
+    kind = _column_text(browser, "kind space")
+    assert "also novel" in kind and "kind: novel" in kind
+    shot(browser, "aspects_pride_and_prejudice.png")
