@@ -21,6 +21,7 @@ from explore.user_files import parse_user_json, user_lines
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 SHOWN = 5  # unknown ids named in an error before "and N more"
+_OPEN_AT_END = "unexpected end of data"  # what a strict csv reader says of a quote still open when the file ends
 
 
 class LabelRow(BaseModel):
@@ -66,7 +67,13 @@ def _rows(path: Path) -> Iterator[tuple[int, dict]]:
                 since_last.append(at[0])
             yield text
 
-    reader = csv.DictReader(texts())
+    def open_quote(start: int) -> CorpusFormatError:
+        return CorpusFormatError(f"{path}, line {start}: a quote opened here is never closed on that line, so the "
+                                 "rows after it would be read as part of one label; close the quote (a label "
+                                 "cannot span lines)")
+
+    # strict: a quote still open when the file ends is an error, not a label (the lenient reader keeps it silently)
+    reader = csv.DictReader(texts(), strict=True)
     try:
         if reader.fieldnames is None:
             raise CorpusFormatError(f"{path}: no rows (an empty file)")
@@ -78,14 +85,15 @@ def _rows(path: Path) -> Iterator[tuple[int, dict]]:
             start = since_last[0] if since_last else reader.line_num
             since_last.clear()
             if reader.line_num > start:  # a quote left open swallows the next rows into one label: refuse
-                raise CorpusFormatError(f"{path}, line {start}: a quote opened here is never "
-                                        "closed on that line, so the rows after it would be read as part of one "
-                                        "label; close the quote (a label cannot span lines)")
+                raise open_quote(start)
             if None in record or None in record.values():
                 raise CorpusFormatError(f"{path}, line {reader.line_num}: expected 2 fields (id,label)")
             if any(value.strip() for value in record.values()):
                 yield reader.line_num, {key.strip(): value for key, value in record.items()}
     except csv.Error as error:  # a field past csv.field_size_limit(), a quote left open at the end
+        start = since_last[0] if since_last else at[0]
+        if str(error) == _OPEN_AT_END or start < at[0]:  # the record ran on past its line: a quote left open
+            raise open_quote(start) from None
         raise CorpusFormatError(f"{path}, line {at[0]}: not valid CSV ({error})") from None
 
 

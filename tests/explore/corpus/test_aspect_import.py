@@ -41,6 +41,10 @@ def test_jsonl_rows_work_too(tmp_path):
     ("a.csv", 'id,label\np0,"land9\np1,land8\n', "line 2: a quote opened here is never closed on that line"),
     ("a.csv", 'id,label\np0,x\n\np1,"land9\np2,land8\np3,"x"\n', "line 4: a quote opened here is never closed"),
     ("a.csv", 'id,label\np0,x\np1,"land9\r\np2,land8', "line 3: a quote opened here is never closed"),
+    # issue #49 item 1: the same quote on the last line (with or without its line end) is refused the same way
+    ("a.csv", 'id,label\np0,x\np1,"green\n', "line 3: a quote opened here is never closed"),
+    ("a.csv", 'id,label\np0,x\np1,"green', "line 3: a quote opened here is never closed"),
+    ("a.csv", 'id,label\np0,"green', "line 2: a quote opened here is never closed"),
     ("a.jsonl", '{"id": "p0", "label": "x"}\n{"id": "p1"', "line 2: not valid JSON"),
     ("a.jsonl", '{"id": "p0", "label": 3}\n', "field 'label': must be a non-empty string"),
     ("a.jsonl", '{"id": "p0", "label": "x", "extra": 1}\n', "field 'extra': unknown field; allowed: id, label"),
