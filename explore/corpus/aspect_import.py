@@ -2,7 +2,7 @@
 
 Every row is checked before anything changes: a bad line, an unknown article id or an aspect that already
 exists (without `replace`) is refused with the file, line and reason, and the corpus stays as it was.
-Labels do not enter `Corpus.content_hash`, so the corpus's spaces stay valid.
+Labels do not enter `Corpus.content_hash`, so the corpus's spaces stay valid; a columnar corpus stays columnar.
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from typing import Annotated, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from explore.corpus.model import Corpus
+from explore.corpus.model import Article, Corpus
+from explore.corpus.relabelled import relabelled
 from explore.errors import CorpusFormatError
 from explore.names import check_name
 from explore.schema import field_problem, refusals
@@ -132,12 +133,13 @@ def attach_aspect(corpus: Corpus, aspect: str, path: Path, replace_existing: boo
     for _, row in rows:
         labels.setdefault(row.id, {})[row.label] = None
     duplicates = len(rows) - sum(len(v) for v in labels.values())
-    articles = []
-    for article in corpus.articles:
+
+    def change(article: Article) -> Article:
         aspects = {a: v for a, v in article.aspects.items() if a != clash}
         if article.id in labels:
             aspects[name] = tuple(labels[article.id])
-        articles.append(replace(article, aspects=aspects))
-    attached = Corpus(corpus.name, articles, corpus.provenance)
+        return replace(article, aspects=aspects)
+
+    attached = relabelled(corpus, change)  # a columnar corpus stays columnar
     distinct = len({label for values in labels.values() for label in values})
     return AttachedAspect(attached, name, len(labels), distinct, duplicates)

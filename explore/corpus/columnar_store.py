@@ -149,6 +149,18 @@ def save_columnar(name: str, provenance: Provenance | Callable[[], Provenance], 
     return directory
 
 
+def in_batches(articles: Iterable[Article]) -> Iterator[list[Article]]:
+    """Articles read a batch (BATCH_ROWS) at a time, for `save_columnar` (a lazy sequence stays lazy)."""
+    batch: list[Article] = []
+    for article in articles:
+        batch.append(article)
+        if len(batch) == BATCH_ROWS:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def _refuse_duplicate_ids(arrow: Path, ids: np.ndarray, name: str) -> None:
     """AspectNavError naming the first id stored twice: equal hashes side by side in the sorted lookup, their ids
     read back and compared (a hash collision of two different ids is no duplicate)."""

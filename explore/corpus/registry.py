@@ -28,11 +28,19 @@ def corpus_path(name: str) -> Path:
 
 
 def store_corpus(corpus: Corpus) -> Path:
-    """Store `corpus` under its name; a built-in corpus keeps the record of the code that built it (an aspect
-    attached to it is not a reason to build it again)."""
+    """Store `corpus` under its name, in the layout it has (a columnar one, relabelled or not, is written columnar
+    again, a batch at a time); a built-in corpus keeps the record of the code that built it (an aspect attached to it
+    is not a reason to build it again)."""
+    from explore.corpus.relabelled import is_columnar  # numpy and pyarrow: only when a corpus is stored
+
     path = corpus_path(corpus.name)
     builder = built_by(path)
-    save_corpus(corpus, path)
+    if is_columnar(corpus):
+        from explore.corpus.columnar_store import in_batches, save_columnar
+
+        save_columnar(corpus.name, corpus.provenance, in_batches(corpus), path, incoming=corpus.incoming_counts)
+    else:
+        save_corpus(corpus, path)
     if builder is not None:
         record_builder(path, builder)
     return path

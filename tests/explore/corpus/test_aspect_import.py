@@ -80,3 +80,25 @@ def test_the_cli_stores_the_corpus_only_when_every_row_is_good(tmp_path, capsys)
     assert main(["corpus", "attach-aspect", "fixture", "--aspect", "era", "--file", str(good)]) == 0
     assert "Aspect 'era': 2 label(s) on 40 of 120 articles" in capsys.readouterr().out
     assert open_corpus("fixture").label_counts("era") == {"early": 20, "late": 20}
+
+
+def test_attaching_to_a_columnar_corpus_keeps_it_columnar(tmp_path, capsys):
+    """Issue #49 item 2: a corpus columnar because it is large stays memory-mapped after attach-aspect (it was
+    rewritten as one Parquet file, read whole into memory on every open)."""
+    from explore.corpus.columnar_store import ARTICLES_ARROW, ColumnarCorpus, save_columnar
+    from explore.corpus.registry import corpus_path
+    from explore.corpus.store import ARTICLES_FILE
+
+    corpus = fixture_corpus()
+    save_columnar(corpus.name, corpus.provenance, [corpus.articles], corpus_path(corpus.name))
+    path = tmp_path / "era.csv"
+    path.write_text("id,label\n" + "".join(f"p{i},{'early' if i % 2 else 'late'}\n" for i in range(40)))
+    assert main(["corpus", "attach-aspect", "fixture", "--aspect", "era", "--file", str(path)]) == 0
+    assert "Aspect 'era': 2 label(s) on 40 of 120 articles" in capsys.readouterr().out
+    stored = corpus_path("fixture")
+    assert (stored / ARTICLES_ARROW).exists() and not (stored / ARTICLES_FILE).exists()
+    reopened = open_corpus("fixture")
+    assert isinstance(reopened, ColumnarCorpus)
+    assert reopened.label_counts("era") == {"early": 20, "late": 20}
+    assert reopened["p1"].labels("country") == corpus["p1"].labels("country")  # the other aspects kept
+    assert reopened.content_hash == corpus.content_hash and [a.id for a in reopened] == [a.id for a in corpus]
