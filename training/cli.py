@@ -202,15 +202,9 @@ def evaluate_judged(corpus, paths: list[Path], stem: Path) -> None:
     from training.judged_columns import figures_of, frozen_lists, served_lists
     from training.judged_report import JudgedReport
     from training.judgements import Judgements
-    from training.validation import TrainingInputError
 
     judgements = Judgements.load(*paths)
-    if judgements.corpus != corpus.name:
-        raise TrainingInputError(f"Judgements {paths[0]} are of corpus {judgements.corpus!r}, not {corpus.name!r}.")
-    missing = [seed for seed in judgements.seeds if seed not in corpus]
-    if missing:
-        raise TrainingInputError(f"{len(missing)} judged seeds are not in corpus {corpus.name!r} "
-                                 f"(first: {missing[0]!r}).")
+    judgements.check_against(corpus)  # its name, content hash, seeds and candidates: nothing counted that is not there
     engine = Neighbourhood.open(corpus)
     report = JudgedReport(corpus.name, [str(p) for p in paths], judgements.pairs())
     report.add("Explore's columns, served now", figures_of(engine, judgements, served_lists(engine, judgements.seeds)))

@@ -63,3 +63,45 @@ def test_the_reported_agreement_is_that_of_the_re_judged_pairs():
     first, second = [p["first"] for p in pairs], [p["second"] for p in pairs]
     assert agreement["exact"] == pytest.approx(sum(a == b for a, b in zip(first, second)) / len(pairs))
     assert agreement["kappa_quadratic"] == pytest.approx(cohen_kappa_score(first, second, weights="quadratic"))
+
+
+def test_a_deeply_nested_file_is_refused_in_words_not_a_recursion_error(tmp_path):
+    """Issue #49 item 3: the bound the other readers of a user's JSON keep (explore/user_files.py)."""
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"corpus": "c", "seeds": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    with pytest.raises(TrainingInputError, match=r"deep\.json: values nested more than 64 deep"):
+        Judgements.load(deep)
+
+
+def _small_corpus():
+    from explore.corpus.model import Article, Corpus, Provenance
+
+    articles = [Article(i, i.title(), f"Text {i}.", "", "", (), {}) for i in ("s", "a", "b", "c")]
+    return Corpus("c", articles, Provenance("test", "2026"))
+
+
+def _pool(path, corpus, grades, **fields):
+    path.write_text(json.dumps({"corpus": "c", "corpus_content_hash": corpus.content_hash, "depth": 5, **fields,
+                                "seeds": [{"seed": "s", "grades": grades}]}))
+    return path
+
+
+def test_a_pool_that_does_not_fit_the_corpus_is_refused_not_counted(tmp_path):
+    """Issue #49 item 4: a candidate outside the corpus was counted (a row's nDCG fell from 0.660 to 0.466 without a
+    word), another corpus's content hash and a depth of -3 or 10^6 were accepted."""
+    corpus = _small_corpus()
+    Judgements.load(_pool(tmp_path / "good.json", corpus, {"a": 2, "b": 0})).check_against(corpus)
+    ghost = Judgements.load(_pool(tmp_path / "ghost.json", corpus, {"a": 2, "ghost": 0, "gone": 1}))
+    with pytest.raises(TrainingInputError, match=r"2 graded candidates are not in corpus 'c' \('ghost' \(seed 's'\), "
+                                                 r"'gone' \(seed 's'\)\)"):
+        ghost.check_against(corpus)
+    other = Judgements.load(_pool(tmp_path / "other.json", corpus, {"a": 2}, corpus_content_hash="0123456789abcdef"))
+    with pytest.raises(TrainingInputError, match=r"other\.json were judged on corpus 'c' with content hash "
+                                                 r"0123456789abcdef; it is now " + corpus.content_hash):
+        other.check_against(corpus)
+    for depth in (-3, 0, 10**6, 2.5, "5", True):
+        with pytest.raises(TrainingInputError, match=r"depth .* a whole number from 1 to 100"):
+            Judgements.load(_pool(tmp_path / "depth.json", corpus, {"a": 2}, depth=depth))
+    unhashed = tmp_path / "unhashed.json"  # a pool written before the hash was recorded is checked by its ids alone
+    unhashed.write_text(json.dumps({"corpus": "c", "seeds": [{"seed": "s", "grades": {"a": 1}}]}))
+    Judgements.load(unhashed).check_against(corpus)
