@@ -26,6 +26,7 @@ from study.store import DATABASE_ENV, Outcome
 CODE_KEY = "study_code"
 DRAFT_KEY = "study_draft"
 PLATFORM_IDS_KEY = "study_platform_ids"
+ON_PLATFORM_KEY = "study_on_platform"  # whether the participant of this session came from the platform
 REDIRECT_AFTER_MS = 3000  # long enough to read the code, short enough that nobody has to click
 # The "Your top N" panel stays in view while the participant scrolls through the candidates.
 STICKY_RANKING_CSS = """<style>
@@ -40,11 +41,20 @@ def study_flow(study_ref: str | None, database_url: str | None):
 
 def welcome(flow) -> None:
     st.title(flow.study.title)
+    platform, ids = flow.study.platform, st.session_state.get(PLATFORM_IDS_KEY)
+    if platform.requires_id and not ids:  # a stop page: an unlinked participant's answers could never be paid for
+        st.warning(platform.missing_id_message())
+        return
     if flow.study.intro:
         st.markdown(flow.study.intro)
+    st.subheader("Consent")
     if flow.study.consent:
-        st.subheader("Consent")
         st.markdown(flow.study.consent)
+    # Who keeps the participant's place is the app's to say, not the study text's: a platform keeps it by id.
+    st.markdown(f"Your {platform.kind.id_name} is stored with your answers, so that {platform.kind.display_name} "
+                f"can match them to your submission; to carry on later, open the study from "
+                f"{platform.kind.display_name} again." if ids else
+                "You will get a participant code: note it down, and with it you can resume later, on any device.")
     agreed = st.checkbox("I have read this and agree to take part.", key="study_consent")
     if st.button("Start", type="primary", disabled=not agreed, key="study_start"):
         try:
@@ -149,9 +159,19 @@ def ranking_area(flow, code: str, screen) -> None:
             st.error(str(exc))
 
 
+def on_platform(flow, code: str) -> bool:
+    """Whether this participant came from the platform, so it (not a code) keeps their place: read once per
+    session, from the stored participant when a reload (a new session, the ids gone from the URL) resumed them."""
+    if ON_PLATFORM_KEY not in st.session_state:
+        st.session_state[ON_PLATFORM_KEY] = bool(st.session_state.get(PLATFORM_IDS_KEY)
+                                                 or flow.status(code).platform_ids)
+    return st.session_state[ON_PLATFORM_KEY]
+
+
 def task_screen(flow, code: str, screen) -> None:
     st.progress((screen.number - 1) / screen.total, text=f"Task {screen.number} of {screen.total}")
-    if st.session_state.pop("study_new_code", False) and not st.session_state.get(PLATFORM_IDS_KEY):
+    platform_participant = on_platform(flow, code)
+    if st.session_state.pop("study_new_code", False) and not platform_participant:
         st.info(f"Your participant code is **{code}**. Note it down: it lets you resume later, on any device.")
     if notice := st.session_state.pop("study_notice", None):
         st.info(notice)
@@ -163,6 +183,8 @@ def task_screen(flow, code: str, screen) -> None:
         st.markdown(f"**{escape_markdown(screen.seed.title)}**")
         st.write(escape_markdown(screen.seed.snippet))
     ranking_area(flow, code, screen)
+    if platform_participant:
+        return  # one platform id is one participant: no code to keep, no fresh start to offer
     with st.container(horizontal=True, vertical_alignment="center"):
         st.caption(f"Participant code: {code} · Not you?")
         st.button("Start over as a new participant", key="study_not_me", on_click=leave, args=(flow,), type="tertiary")
@@ -206,12 +228,13 @@ def questionnaire_screen(flow, code: str, page) -> None:
             st.rerun()
         except StudySessionError as exc:
             st.error(str(exc))
-    st.caption(f"Participant code: {code}")
+    if not on_platform(flow, code):
+        st.caption(f"Participant code: {code}")
 
 
 def leave(flow) -> None:
     """Someone else's session on this browser: forget the code here (their answers stay saved)."""
-    for key in (CODE_KEY, DRAFT_KEY, "study_consent", PLATFORM_IDS_KEY):
+    for key in (CODE_KEY, DRAFT_KEY, "study_consent", PLATFORM_IDS_KEY, ON_PLATFORM_KEY):
         st.session_state.pop(key, None)
     st.session_state["study_forget"] = True
 

@@ -50,6 +50,23 @@ class PlatformKind(str, Enum):
         return {PlatformKind.PROLIFIC: "Prolific", PlatformKind.MTURK: "Mechanical Turk",
                 PlatformKind.NONE: "the study"}[self]
 
+    @property
+    def id_name(self) -> str:
+        """The participant id as the platform's participants know it."""
+        return {PlatformKind.PROLIFIC: "Prolific ID", PlatformKind.MTURK: "Mechanical Turk worker ID",
+                PlatformKind.NONE: "participant id"}[self]
+
+
+class MissingId(str, Enum):
+    """What a platform study does with someone who arrives without the platform's participant id (a copied or
+    shortened link, an MTurk preview): their answers could never be matched to a submission."""
+
+    STOP = "stop"  # a page that sends them back to the platform; nothing is stored (the default)
+    ALLOW = "allow"  # they take part unlinked: a pilot, or the researcher trying the study
+
+    def __str__(self) -> str:
+        return self.value
+
 
 class PlatformError(AspectNavError):
     """A participant arrived with malformed platform ids; the message says what to do."""
@@ -92,6 +109,7 @@ class Platform(BaseModel):
     screen_out_url: str | None = Field(
         None, description="an http(s) address a participant who fails a declared check is sent to")
     screen_out_code: str | None = Field(None, pattern=CODE_PATTERN, description=CODE_RULE)
+    missing_id: MissingId = Field(MissingId.STOP, description="stop (the default) or allow")
 
     @field_validator("completion_url", "screen_out_url", mode="before")
     @classmethod
@@ -115,6 +133,18 @@ class Platform(BaseModel):
     @property
     def screens_out(self) -> bool:
         return self.screen_out_url is not None
+
+    @property
+    def requires_id(self) -> bool:
+        """Whether nobody may take part without the platform's participant id."""
+        return self.kind is not PlatformKind.NONE and self.missing_id is MissingId.STOP
+
+    def missing_id_message(self) -> str:
+        """What someone who arrived without the participant id reads instead of the consent."""
+        where, what = self.kind.display_name, self.kind.id_name
+        return (f"This link does not carry your {what}, so your answers could not be matched to your submission and "
+                f"you could not be paid for them. Please go back to {where} and open the study from its page there "
+                "(a copied or shortened link loses the ID). Nothing has been recorded.")
 
     def participant_ids(self, query: Mapping[str, str]) -> dict[str, str] | None:
         """The platform's ids from the study URL's query (None when the participant id is absent, e.g. a

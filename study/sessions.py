@@ -61,6 +61,10 @@ QUESTIONNAIRE_WORDS = SaveWords("questionnaire answers", "This page is already a
                                 "Your answers were not saved:", "They are still here;", "Continue")
 
 
+class MissingPlatformIdError(StudySessionError):
+    """A platform study that requires the platform's participant id was started without one."""
+
+
 class AlreadyAnsweredError(StudySessionError):
     pass
 
@@ -144,7 +148,10 @@ class ParticipantFlow:
         design gives the participant who arrives now (writes run one at a time, so arrivals are counted
         exactly and a balanced Latin square's rows are handed out in turn). With `platform_ids` (as
         `Platform.participant_ids` reads them) a platform participant already here gets their own code back:
-        never a second participant for one platform id, even from two tabs at once."""
+        never a second participant for one platform id, even from two tabs at once. Without the id, a study
+        whose platform requires it (`missing_id: stop`) starts nobody: their answers could never be matched."""
+        if self.study.platform.requires_id and self._platform_id(platform_ids) is None:
+            raise MissingPlatformIdError(self.study.platform.missing_id_message())
         shuffle_seed = secrets.randbits(62)
         task_ids = [task.id for task in self.study.tasks]
         platform_id = self._platform_id(platform_ids)

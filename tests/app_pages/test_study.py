@@ -1,6 +1,7 @@
 """The participant page through AppTest: consent, blinded tasks, validation, resume, finish."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -179,6 +180,38 @@ def test_a_prolific_participant_is_kept_by_id_the_ids_leave_the_url_and_the_end_
 def test_a_malformed_prolific_id_is_refused_on_the_page(prolific_env):
     at = arrive({"PROLIFIC_PID": "x y<z>"})
     assert "malformed PROLIFIC_PID" in at.error[0].value
+
+
+@pytest.mark.parametrize("ids", [{}, {"PROLIFIC_PID": ""}, {"PROLIFIC_PID": "  ", "STUDY_ID": PROLIFIC_IDS["STUDY_ID"]}])
+def test_a_prolific_link_without_a_prolific_id_stops_before_consent(prolific_env, ids):
+    from study.report import load_answers
+    from study.store import StoreConfig, open_store
+
+    at = arrive(ids)
+    assert not at.checkbox and not at.button  # no consent, no Start: nobody to match to a submission
+    assert "does not carry your Prolific ID" in at.warning[0].value
+    assert "go back to Prolific and open the study from its page there" in at.warning[0].value
+    store = open_store("tiny_study", StoreConfig(url=os.environ["ASPECTNAV_STUDY_DB"]))
+    assert load_answers(store).started == 0
+
+
+def test_a_prolific_participant_is_offered_no_code_and_no_fresh_start(prolific_env):
+    at = arrive(PROLIFIC_IDS)
+    assert "Your Prolific ID is stored with your answers" in shown_text(at)
+    assert "code" not in shown_text(at).lower()  # neither the consent nor the page asks them to keep one
+    at.checkbox(key="study_consent").check().run()
+    at.button(key="study_start").click().run()
+    assert "Task 1 of 1" in at.get("progress")[0].proto.text
+    assert not [b for b in at.button if b.key == "study_not_me"]  # one Prolific id, one participant
+    assert "code" not in shown_text(at).lower()
+
+
+def test_a_participant_without_a_platform_is_told_to_keep_their_code(study_env):
+    from study.definition import load_study
+
+    welcome = [markdown.value for markdown in open_page().markdown]
+    assert any("participant code: note it down" in text for text in welcome)  # the app says it, for them alone
+    assert "with your code" not in load_study("vital_default").consent  # not the study's text: Prolific reads it too
 
 
 def test_picks_survive_a_new_session_as_a_reload_makes_one(study_env):

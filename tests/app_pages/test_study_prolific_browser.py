@@ -254,3 +254,32 @@ def test_prolific_participants_complete_are_screened_out_and_abandon(study_env, 
     assert {(a.item_id, a.value) for a in given if a.task_id == ""} == {
         ("trust", 6), ("device", "Computer"), ("remarks", REMARK)}
     assert Recorder.seen.count(("/submissions/complete", {"cc": ["C1OK2345"]})) == 1
+
+
+def test_a_prolific_link_without_an_id_stops_and_a_participant_is_offered_no_fresh_start(study_env, tmp_path):
+    """Issue #49 item 7 and #54 item 5: no PROLIFIC_PID, a stop page and nothing stored; with it, no code to keep and
+    no "Start over as a new participant", before and after a reload. Screenshots study_prolific_no_id.png,
+    study_prolific_task_no_restart.png."""
+    from study.report import load_answers
+    from study.store import StoreConfig, open_store
+
+    home, db_url = Path(study_env["ASPECTNAV_HOME"]), study_env["ASPECTNAV_STUDY_DB"]
+    env = {**study_env, "ASPECTNAV_STUDY": str(prolific_study(home, "https://app.prolific.com"))}
+    with serve(ENTRY, env, "study_prolific_no_id_streamlit.log") as url, chromium(tmp_path / "p") as driver:
+        driver.set_window_size(1400, 900)
+        driver.get(url + "?STUDY_ID=60aa11bb22cc33dd44ee55ff&PROLIFIC_PID=")
+        wait(driver, lambda d: "does not carry your Prolific ID" in body(d))
+        idle(driver)
+        assert "I have read this and agree" not in body(driver) and "Start" not in body(driver)
+        shot(driver, "study_prolific_no_id.png")
+
+        arrive(driver, url, ids_of(7), welcome_shot="study_prolific_consent.png")
+        for moment in ("started", "reloaded"):
+            idle(driver)
+            page = body(driver)
+            assert "Start over" not in page and "participant code" not in page.lower(), moment
+            if moment == "started":
+                shot(driver, "study_prolific_task_no_restart.png")
+                driver.refresh()  # a new session, the ids gone from the URL: the cookie carries the participant
+                wait(driver, lambda d: "Welcome back" in body(d))
+    assert load_answers(open_store("tiny_study", StoreConfig(url=db_url))).started == 1

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from study.definition import StudyDefinitionError, check_study, load_study
 from study.platform import Platform, PlatformError, PlatformKind
-from study.sessions import StudyFinishedError, open_flow
+from study.sessions import MissingPlatformIdError, StudyFinishedError, open_flow
 from study.store import Outcome, ParticipantRow, StoreConfig, open_store
 from study.synthetic import TINY_DESIGN, SyntheticProvider, tiny_corpus, write_tiny_study
 
@@ -78,6 +78,7 @@ def test_a_malformed_platform_id_is_refused_with_what_to_do(tmp_path):
     ({"completion_url": "https://x.org/a\\b"}, r"'completion_url' must be an http"),
     ({"kind": "qualtrics"}, r"'kind' must be prolific, mturk or none, not 'qualtrics'"),
     ({"redirect": "x"}, r"unknown field 'redirect'"),
+    ({"missing_id": "maybe"}, r"'missing_id' must be stop \(the default\) or allow, not 'maybe'"),
 ])
 def test_a_bad_platform_block_is_refused_naming_the_field(tmp_path, change, message):
     platform = {key: value for key, value in {**PROLIFIC, **change}.items() if value is not None}
@@ -122,6 +123,22 @@ def test_two_arrivals_with_one_platform_id_at_once_make_one_participant(prolific
     assert len(codes) == 6 and len(set(codes)) == 1
     with prolific_flow.store.reading() as session:
         assert session.scalar(select(func.count()).select_from(ParticipantRow)) == 1
+
+
+def test_a_prolific_study_starts_nobody_without_a_prolific_id(prolific_flow):
+    for ids in (None, {}, {"STUDY_ID": IDS["STUDY_ID"], "SESSION_ID": IDS["SESSION_ID"]}):
+        with pytest.raises(MissingPlatformIdError, match="does not carry your Prolific ID.*go back to Prolific"):
+            prolific_flow.start(ids)
+    with prolific_flow.store.reading() as session:
+        assert session.scalar(select(func.count()).select_from(ParticipantRow)) == 0
+
+
+def test_a_study_may_let_people_without_a_platform_id_take_part(tmp_path, db_url):
+    study = prolific_study(tmp_path, missing_id="allow")  # a pilot, or the researcher trying the study
+    assert not study.platform.requires_id and prolific_study(tmp_path).platform.requires_id
+    corpus = tiny_corpus()
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=db_url)), SyntheticProvider(corpus), corpus)
+    assert flow.status(flow.start()).platform_ids == {}
 
 
 def answer_all(flow, code, fail: str | None = None):
