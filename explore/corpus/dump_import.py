@@ -31,6 +31,7 @@ from explore.corpus.cirrus_dump import DumpPage, DumpSkip, SkipReason, normalize
 from explore.corpus.dump_format import DumpFormat, Reader, dump_format
 from explore.corpus.dump_scratch import LinkTargets, SeenPages
 from explore.corpus.model import Article, Corpus, Provenance
+from explore.corpus.text_labels import with_text_labels
 from explore.errors import AspectNavError, CorpusFormatError
 from explore.json_seal import SEAL_KEY, seal_problem, sealed
 from explore.names import check_name
@@ -438,8 +439,9 @@ class _ResolvedLinks:
             self.kept += len(own)
             self.dropped += sum(1 for _, to in resolved if to is None)
             into += own.values()
-            articles.append(Article(id=id_, title=title.strip(), text=text.strip(), url=url, links=tuple(own),
-                                    aliases=tuple(aliases)))
+            # where and when from the lead's first sentence (a dump has no short descriptions): text_labels.py
+            articles.append(with_text_labels(Article(id=id_, title=title.strip(), text=text.strip(), url=url,
+                                                     links=tuple(own), aliases=tuple(aliases))))
         np.add.at(self.incoming, np.asarray(into, dtype=np.int64), 1)
         return articles
 

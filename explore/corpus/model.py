@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from explore.corpus.label_source import LabelSource
+from explore.corpus.label_source import LabelOrigin, LabelSource
 from explore.corpus.title_search import TitleSearch
 from explore.errors import AmbiguousTitleError, CorpusFormatError, UnknownArticleError
 
@@ -43,8 +43,9 @@ class Article:
     labels a model inferred for aspects the article has no label of (explore/corpus/inferred_labels.py): kept
     apart so that evaluation and training, which read `aspects`, never take a guess for ground truth.
     `aliases`: other names readers search it by ("Second World War" for World War II). `sources` says where an
-    aspect's own labels came from (a `LabelSource` value: its text's description or lead, or a public table);
-    an aspect it does not name came from the corpus's own data (an import's columns, a recipe, a dump)."""
+    aspect's own labels came from (a `LabelSource` with the labels it gave: its text's description or lead,
+    or a public table); an aspect it does not name, or whose labels another tool has since replaced, came from the
+    corpus's own data (an import's columns, a recipe, a dump, an attached file)."""
 
     id: str
     title: str
@@ -55,7 +56,7 @@ class Article:
     aspects: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
     inferred: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    sources: Mapping[str, str] = field(default_factory=dict)
+    sources: Mapping[str, LabelOrigin] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.url and not is_web_address(self.url):
@@ -75,7 +76,9 @@ class Article:
         (the corpus's own data)."""
         if self.is_inferred(aspect):
             return LabelSource.INFERRED.value
-        return self.sources.get(aspect) if self.aspects.get(aspect) else None
+        origin = self.sources.get(aspect)
+        labels = self.aspects.get(aspect)
+        return origin.source if origin is not None and labels and tuple(labels) == origin.labels else None
 
     def is_inferred(self, aspect: str) -> bool:
         """Whether the labels `labels(aspect, inferred=True)` gives are inferred (to show them marked so)."""

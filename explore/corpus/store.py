@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from explore.atomic_files import staging_directory_for, swap_directory_into_place
+from explore.corpus.label_source import LabelOrigin
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.errors import AspectNavError, DamagedCorpusError
 from explore.json_seal import seal_problem, sealed
@@ -120,7 +121,7 @@ def article_from_row(id_: str, title: str, text: str, description: str, url: str
         aspects={k: tuple(v) for k, v in json.loads(aspects).items()},
         aliases=tuple(aliases or ()),
         inferred={k: tuple(v) for k, v in json.loads(inferred or "{}").items()},
-        sources=json.loads(sources or "{}"),
+        sources={k: LabelOrigin.from_json(v) for k, v in json.loads(sources or "{}").items()},
     )
 
 
@@ -136,5 +137,5 @@ def article_columns(articles: list[Article]) -> dict[str, list]:
         "aspects": [json.dumps({k: list(v) for k, v in a.aspects.items()}) for a in articles],
         "aliases": [list(a.aliases) for a in articles],
         "inferred": [json.dumps({k: list(v) for k, v in a.inferred.items()}) for a in articles],
-        "sources": [json.dumps(dict(a.sources)) for a in articles],
+        "sources": [json.dumps({k: v.as_json() for k, v in a.sources.items()}) for a in articles],
     }

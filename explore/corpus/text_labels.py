@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from explore.corpus.label_source import LabelSource
+from explore.corpus.label_source import LabelSource, origins
 from explore.corpus.model import Article
 from explore.corpus.thing_aspects import LabelledAspects, thing_aspects
 from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, PLACES_TOPIC, aspects_for
@@ -41,4 +41,4 @@ def with_text_labels(article: Article) -> Article:
     if not add:
         return article
     return dataclasses.replace(article, aspects={**article.aspects, **add},
-                               sources={**article.sources, **{a: str(found.sources[a]) for a in add}})
+                               sources={**article.sources, **origins(add, found.sources)})

@@ -14,7 +14,7 @@ from urllib.parse import quote
 from explore.corpus.lead_aliases import lead_aliases
 from explore.corpus.mention_links import COMMON_WORDS_DETAIL, build_title_index, common_word_titles, mention_links
 from explore.corpus.model import PROMINENT_DETAIL, Article, Corpus, Provenance
-from explore.corpus.label_source import LabelSource
+from explore.corpus.label_source import LabelSource, origins
 from explore.corpus.table_labels import shipped_table_labels
 from explore.corpus.text_labels import text_labels
 from explore.corpus.thing_aspects import KIND_ASPECT, WHEN_ASPECT, WHERE_ASPECT
@@ -100,7 +100,7 @@ def with_person_table_labels(article: Article, table: dict[str, list[str]]) -> A
     if not add:
         return article
     return dataclasses.replace(article, aspects={**article.aspects, **add},
-                               sources={**article.sources, **{aspect: str(LabelSource.TABLE) for aspect in add}})
+                               sources={**article.sources, **origins(add, dict.fromkeys(add, LabelSource.TABLE))})
 
 
 def build_vital_corpus() -> Corpus:
@@ -122,7 +122,7 @@ def build_vital_corpus() -> Corpus:
                 url=wikipedia_url(title),
                 links=tuple(mention_links(text, article_id(title), index)),
                 aspects={k: tuple(v) for k, v in labelled.labels.items()},
-                sources={k: str(v) for k, v in labelled.sources.items()},
+                sources=origins(labelled.labels, labelled.sources),
                 aliases=lead_aliases(title, text),
             )
         )

@@ -1,9 +1,11 @@
 """Where, when and what kind for articles that are neither people nor places, with each label's source."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from explore.corpus.label_source import LabelSource
+from explore.corpus.label_source import LabelOrigin, LabelSource, origins
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.corpus.store import load_corpus, save_corpus
 from explore.corpus.thing_aspects import lead_where, thing_aspects, where_of
@@ -47,12 +49,16 @@ def test_people_and_places_keep_their_own_rules_and_things_get_the_new_ones():
     assert "topic" not in war.sources  # the data package's own filing names no source
 
 
-def test_sources_survive_a_save_and_load(tmp_path):
+def test_sources_survive_a_save_and_load_and_are_not_claimed_for_labels_replaced_since(tmp_path):
     article = Article(id="a", title="A", text="t", aspects={"kind": ("war",), "topic": ("History",)},
-                      sources={"kind": "description"}, inferred={"field": ("Modern history",)})
+                      sources=origins({"kind": ("war",)}, {"kind": LabelSource.DESCRIPTION}),
+                      inferred={"field": ("Modern history",)})
     save_corpus(Corpus(name="c", articles=[article], provenance=Provenance(source="s", date="d")), tmp_path / "c")
     loaded = load_corpus(tmp_path / "c").articles[0]
-    assert loaded.sources == {"kind": "description"}
+    assert loaded.sources == {"kind": LabelOrigin("description", ("war",))}
     assert loaded.label_source("kind") == "description"
     assert loaded.label_source("field") == "inferred"
     assert loaded.label_source("topic") is None
+    # a Wikidata run or an attached file replaces the labels and keeps the rest of the article as it was
+    relabelled = dataclasses.replace(loaded, aspects={**loaded.aspects, "kind": ("revolution",)})
+    assert relabelled.label_source("kind") is None

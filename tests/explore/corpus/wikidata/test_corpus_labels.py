@@ -18,6 +18,7 @@ from tests.cirrus_dump_fixture import write_dump
 from .conftest import TEST_AGENT
 from .dump_world import NO_ENGLISH_LABEL, dump_world
 from .local_servers import Fault, OxigraphServer, start_sparql_proxy
+from tests.explore.corpus.wikidata.recipe_labels import recipe_aspect_names, recipe_labels
 
 ARTICLES = 200
 BATCH = 40
@@ -89,7 +90,7 @@ def test_a_dump_import_is_labelled_from_the_endpoint(imported, dump, world, endp
     labelled = open_corpus("enwiki")
     with_qid = [article for article in labelled if article.id.startswith("Q")]
     assert len(with_qid) == len(dump.qids) and len(labelled) - len(with_qid) > 0  # some pages have no item
-    assert {a.id: dict(a.aspects) for a in labelled if a.aspects} == world.expected
+    assert {a.id: recipe_labels(a) for a in labelled if recipe_labels(a)} == world.expected
     assert labelled[dump.qids[dump.articles[3].id]].aspects["country"] == ("China", NO_ENGLISH_LABEL)
     # labels are not content: the spaces of the imported corpus stay valid
     assert labelled.content_hash == imported.content_hash and [a.id for a in labelled] == [a.id for a in imported]
@@ -130,12 +131,12 @@ def test_a_failed_run_stores_nothing_and_the_rerun_asks_only_what_is_missing(imp
     sparql.faults.extend([None, None, Fault(status=400, body=b"bad query")])  # the third query is refused
     with pytest.raises(FetchError, match="refused the query"):
         label_corpus(imported, recipe, settings)
-    assert not open_corpus("enwiki").aspect_names
+    assert not recipe_aspect_names(open_corpus("enwiki"))
     before = sum(sparql.served.values())
     assert before == 2
     labelled, summary = label_corpus(imported, recipe, settings)
     assert summary.from_cache == 2 and summary.fetched == sum(sparql.served.values()) - before
-    assert {a.id: dict(a.aspects) for a in labelled if a.aspects} == world.expected
+    assert {a.id: recipe_labels(a) for a in labelled if recipe_labels(a)} == world.expected
 
 
 def test_a_busy_endpoint_is_waited_for(imported, endpoint, sparql, etiquette, waits, world):
@@ -143,7 +144,7 @@ def test_a_busy_endpoint_is_waited_for(imported, endpoint, sparql, etiquette, wa
     settings = LabelSettings(endpoint=endpoint, etiquette=etiquette, items_per_query=BATCH, progress=False)
     labelled, _ = label_corpus(imported, load_recipe("wikipedia"), settings)
     assert waits == [3.0, 60.0]
-    assert {a.id: dict(a.aspects) for a in labelled if a.aspects} == world.expected
+    assert {a.id: recipe_labels(a) for a in labelled if recipe_labels(a)} == world.expected
 
 
 def test_earlier_labels_of_the_recipe_aspects_are_replaced_others_kept(imported, endpoint, etiquette, world):
@@ -160,7 +161,7 @@ def test_earlier_labels_of_the_recipe_aspects_are_replaced_others_kept(imported,
 
 def test_output_stores_a_new_corpus_and_leaves_the_import_as_it_was(imported, endpoint, capsys):
     assert label(endpoint, "--output", "enwiki-labelled") == 0
-    assert open_corpus("enwiki-labelled").aspect_names and not open_corpus("enwiki").aspect_names
+    assert recipe_aspect_names(open_corpus("enwiki-labelled")) and not recipe_aspect_names(open_corpus("enwiki"))
     assert label(endpoint, "--output", "enwiki-labelled") == 2
     assert "A corpus named 'enwiki-labelled' exists; pass --force" in capsys.readouterr().err
     assert label(endpoint, "--output", "enwiki-labelled", "--force") == 0
@@ -179,7 +180,7 @@ def test_user_errors_are_messages(imported, endpoint, sparql, tmp_path, capsys):
     assert label(endpoint) == 2
     err = capsys.readouterr().err
     assert f"SPARQL endpoint {endpoint} refused the query" in err and "rerun the same command to resume" in err
-    assert not open_corpus("enwiki").aspect_names
+    assert not recipe_aspect_names(open_corpus("enwiki"))
     with pytest.raises(SystemExit):
         label(endpoint, "--batch-size", "0")
     assert "must be at least 1" in capsys.readouterr().err

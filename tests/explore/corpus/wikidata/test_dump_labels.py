@@ -21,6 +21,7 @@ from tests.wikidata_dump_fixture import query_service_triples, write_wikidata_du
 
 from .dump_world import (ABSENT_VALUE, DEPRECATED_VALUE, NO_ENGLISH_LABEL, PREFERRED_VALUE, dump_entities, is_unknown)
 from .local_servers import OxigraphServer
+from tests.explore.corpus.wikidata.recipe_labels import recipe_aspect_names, recipe_labels
 
 ARTICLES = 120
 
@@ -165,4 +166,4 @@ def test_a_wrong_or_damaged_file_is_a_clear_error(imported, dump, wikidata_dump,
     assert main(["corpus", "label", "enwiki", "--recipe", "wikipedia", "--wikidata-dump", str(wikidata_dump),
                  "--endpoint", "http://127.0.0.1:1/sparql"]) == 2
     assert "not both" in capsys.readouterr().err
-    assert not open_corpus("enwiki").aspect_names
+    assert not recipe_aspect_names(open_corpus("enwiki"))
