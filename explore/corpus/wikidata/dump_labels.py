@@ -26,6 +26,7 @@ from tqdm import tqdm
 from explore.atomic_files import file_written_atomically
 from explore.corpus.cirrus_dump import damaged_or_disk, open_dump
 from explore.corpus.json_fields import LineProblem, kept_fields, skip_line
+from explore.corpus.jsonl_import import parse_json_line
 from explore.corpus.model import Corpus
 from explore.corpus.wikidata.corpus_labels import QID, LabelSummary, labelled_corpus
 from explore.corpus.wikidata.recipes import Recipe
@@ -60,6 +61,8 @@ class DumpLabelCheckpoint:
     needed_from: dict[str, int] = field(default_factory=dict)  # value item not yet found -> line that first needed it
     problems: int = 0  # wanted lines that could not be read
     examples: list[str] = field(default_factory=list)
+    not_items: int = 0  # claim values of the recipe's properties whose target is no well-formed item id: skipped
+    not_item_examples: list[str] = field(default_factory=list)
 
 
 _CHECKPOINT_KEYS = frozenset(DumpLabelCheckpoint.__dataclass_fields__)
@@ -83,7 +86,7 @@ def label_corpus_from_dump(corpus: Corpus, recipe: Recipe, dump: Path, output: s
             def take(entity: dict, line: int) -> None:
                 qid = entity["id"]
                 if qid in items:
-                    checkpoint.claims[qid] = _truthy_values(entity.get("claims"), recipe)
+                    checkpoint.claims[qid] = _truthy_values(entity.get("claims"), recipe, checkpoint)
                     bar.found()
                     for values in checkpoint.claims[qid].values():
                         for value in values:
@@ -109,6 +112,9 @@ def label_corpus_from_dump(corpus: Corpus, recipe: Recipe, dump: Path, output: s
     summary.unknown_items = [qid for qid in qids if qid not in checkpoint.claims]
     unreadable = (f"; {checkpoint.problems} entity lines unreadable: {'; '.join(checkpoint.examples)}"
                   if checkpoint.problems else "")
+    if checkpoint.not_items:
+        unreadable += (f"; {checkpoint.not_items} claim values that are not item ids skipped (e.g. "
+                       f"{', '.join(map(repr, checkpoint.not_item_examples))})")
     summary.read_from = (f"the Wikidata dump {dump.name} ({len(checkpoint.claims):,} of the items found"
                          f"{'; resumed at ' + resumed if resumed else ''}{unreadable})")
     return labelled_corpus(corpus, recipe, _values(checkpoint), summary, {"aspects_dump": str(dump.resolve())},
@@ -129,8 +135,9 @@ def _key(recipe: Recipe, qids: list[str]) -> str:
     return hashlib.sha256(identity.encode()).hexdigest()
 
 
-def _truthy_values(claims: object, recipe: Recipe) -> dict[str, list[str]]:
-    """aspect -> the values of its properties that `wdt:` gives (best rank, value snaks only), in claim order."""
+def _truthy_values(claims: object, recipe: Recipe, checkpoint: DumpLabelCheckpoint) -> dict[str, list[str]]:
+    """aspect -> the values of its properties that `wdt:` gives (best rank, value snaks only), in claim order; a
+    target that is no well-formed item id (Q and digits) is counted in `checkpoint` and skipped, never a label."""
     found: dict[str, list[str]] = {}
     if not isinstance(claims, dict):
         return found
@@ -142,6 +149,11 @@ def _truthy_values(claims: object, recipe: Recipe) -> dict[str, list[str]]:
             if statement.get("rank", "normal") != best or not isinstance(snak, dict) or snak.get("snaktype") != "value":
                 continue
             value = _value(snak.get("datavalue"))
+            if value is not None and not value.startswith(_LITERAL) and not QID.match(value):
+                checkpoint.not_items += 1
+                if len(checkpoint.not_item_examples) < EXAMPLES_KEPT:
+                    checkpoint.not_item_examples.append(value[:80])
+                continue
             if value and value not in found.setdefault(aspect, []):
                 found[aspect].append(value)
     return {aspect: values for aspect, values in found.items() if values}
@@ -230,13 +242,16 @@ def _read_line(dump, head, stream, line, spec, wanted, take, checkpoint) -> None
         if not head.endswith(b"\n"):
             skip_line(head, stream)
         return
-    try:
+    try:  # both parsed as every importer parses a line: nesting bounded, keys once (jsonl_import.parse_json_line)
         if head.endswith(b"\n"):  # the whole line: the C parser reads it 20 times faster than the skipping reader
-            entity = json.loads(head.rstrip().removesuffix(b","))
+            entity = parse_json_line(dump, line, head.rstrip().removesuffix(b","))
         else:
-            entity = json.loads(kept_fields(head, stream, spec, KEPT_BYTES, trailing_comma=True))
-    except (LineProblem, ValueError) as exc:
+            entity = parse_json_line(dump, line, kept_fields(head, stream, spec, KEPT_BYTES, trailing_comma=True))
+    except LineProblem as exc:
         _problem(checkpoint, f"{dump}, line {line}: {exc}")
+        return
+    except CorpusFormatError as exc:  # its words name the file and line
+        _problem(checkpoint, str(exc))
         return
     if not isinstance(entity, dict) or entity.get("id") != match.group(1).decode():
         _problem(checkpoint, f"{dump}, line {line}: its id is not the first one on the line; skipped")
