@@ -165,10 +165,13 @@ class Corpus:
 
     @cached_property
     def title_search(self) -> TitleSearch:
-        """The one title search (case, accents, typos, word order, aliases), built on first use and kept
-        with the corpus; equally good matches go to the article readers mean first (`search_weights`)."""
+        """The one title search (case, accents, typos, word order, aliases, a title with its description's
+        or labels' words: "paris france"), built on first use and kept with the corpus; equally good matches go
+        to the article readers mean first (`search_weights`)."""
         aliases = {article.id: article.aliases for article in self.articles if article.aliases}
-        return TitleSearch(self.ids_by_title, aliases, self.search_weights)
+        qualifiers = {article.id: (article.description, *(label for labels in article.aspects.values()
+                                                          for label in labels)) for article in self.articles}
+        return TitleSearch(self.ids_by_title, aliases, self.search_weights, qualifiers)
 
     @cached_property
     def prominent_ids(self) -> frozenset[str]:

@@ -1,8 +1,8 @@
 """Title search for every place a reader names an article: the type-ahead, a URL's seed, the Corpus
 page, the CLI's "closest titles". Forgiving of case, accents, typos and word order ("MARIE cury" →
 Marie Curie, "pele" → Pelé, "wolfgang mozart" → Wolfgang Amadeus Mozart), and searching an article's
-aliases like its title ("Second World War", "WW2" → World War II), through rapidfuzz over keys folded
-once per corpus.
+aliases like its title ("Second World War", "WW2" → World War II), and a title followed or preceded by what
+qualifies it ("paris france" → Paris, "mozart composer"), through rapidfuzz over keys folded once per corpus.
 """
 from __future__ import annotations
 
@@ -33,9 +33,15 @@ MIN_TYPO_WORD = 4
 # not "people"), as loose from LONG_WORD letters on (one transposition: "mozrat" → "mozart").
 MIN_WORD_SCORE = 85.0
 LONG_WORD = 6
+# A title found through a qualifier ("paris france") counts this much of its words' match: below the titles that
+# have every word typed.
+QUALIFIED_WEIGHT = 0.9
+# Words of a qualifier left out of its initials ("United States of America" → USA).
+_INITIALS_SKIP = frozenset({"of", "the", "and", "de", "du", "des", "la", "le"})
 # How a key was found, best first: the whole query; every query word the start of one of the key's words
-# (any order: "mozart", "wolfgang mozart", "curie marie"); the query inside a word; a near spelling.
-EXACT, WORDS, INSIDE, NEAR, MISS = range(5)
+# (any order: "mozart", "wolfgang mozart", "curie marie"); its words plus what qualifies its article ("paris
+# france"); the query inside a word; a near spelling.
+EXACT, WORDS, QUALIFIED, INSIDE, NEAR, MISS = range(6)
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
@@ -75,6 +81,20 @@ def numbered_acronyms(title: str) -> tuple[str, ...]:
         return ()
     initials = "".join(word[0] for word in words)
     return tuple(dict.fromkeys([initials + _roman(number), initials + str(number)]))
+
+
+def qualifier_words(phrases: Iterable[str]) -> set[str]:
+    """The folded words a reader may add to a title to say which one they mean: every word of the article's
+    description and labels ("capital of france", "composer"), and the initials of a name of two or more
+    capitalised words ("United Kingdom" → uk)."""
+    words: set[str] = set()
+    for phrase in phrases:
+        words.update(fold(phrase).split())
+        named = [word for word in re.split(r"[\s-]+", str(phrase).strip()) if word.casefold() not in _INITIALS_SKIP]
+        if len(named) >= 2 and all(word[:1].isupper() for word in named):
+            words.add(fold("".join(word[0] for word in named)))
+    words.discard("")
+    return words
 
 
 def _cdist(key: str, choices: list[str], scorer, cutoff: float = 0.0) -> np.ndarray:
@@ -117,10 +137,12 @@ class TitleSearch:
 
     `aliases` maps an article id to its other names; `weights` (e.g. incoming links) breaks ties
     between equally good matches toward the better-connected article ("mozart": the composer before
-    *Symphony No. 41 (Mozart)*)."""
+    *Symphony No. 41 (Mozart)*); `qualifiers` maps an article id to what tells it from its namesakes (its
+    description and labels: "Capital of France", "France"), which a reader may type beside its title."""
 
     def __init__(self, ids_by_title: Mapping[str, Sequence[str]],
-                 aliases: Mapping[str, Iterable[str]] | None = None, weights: Mapping[str, float] | None = None):
+                 aliases: Mapping[str, Iterable[str]] | None = None, weights: Mapping[str, float] | None = None,
+                 qualifiers: Mapping[str, Iterable[str]] | None = None):
         self._titles: list[str] = []  # per key: the title it finds, the ids, the alias ("" for the title)
         self._ids: list[tuple[str, ...]] = []
         self._aliases: list[str] = []
@@ -162,6 +184,17 @@ class TitleSearch:
         self._vocabulary_list = list(vocabulary)
         self._key_words = np.array(words, dtype=np.int64)
         self._key_word_starts = np.concatenate([[0], np.cumsum([len(f.split()) for f in self._folded])[:-1]])
+        self._qualified_by = self._qualifier_index(qualifiers or {})
+
+    def _qualifier_index(self, qualifiers: Mapping[str, Iterable[str]]) -> dict[str, np.ndarray]:
+        """Each qualifier word → the keys whose article it qualifies (a key of several articles: any of them)."""
+        words_of = {article_id: qualifier_words(phrases) for article_id, phrases in qualifiers.items()}
+        rows: dict[str, list[int]] = {}
+        for row, ids in enumerate(self._ids):
+            for word in set().union(*(words_of.get(article_id, ()) for article_id in ids)):
+                rows.setdefault(word, []).append(row)
+        self._qualifier_vocabulary = np.array(list(rows), dtype=str)
+        return {word: np.array(keys, dtype=np.int64) for word, keys in rows.items()}
 
     def exact(self, query: str, aliases: bool = False) -> list[TitleMatch]:
         """Titles that fold to the same text as `query` (one, or several that differ in case or accents);
@@ -186,6 +219,11 @@ class TitleSearch:
         if near and not np.any(quality > 0):  # a typo is forgiven only when no title has the words spelled right:
             quality = self._word_quality(key.split(), typos=True)  # "mozart" means Mozart, not Moat
         tier[quality > 0] = WORDS
+        if not np.any(quality > 0) and len(key.split()) > 1:  # the title and what qualifies it ("paris france")
+            qualified = self._qualified_quality(key.split(), typos=False)
+            if near and not np.any(qualified > 0):
+                qualified = self._qualified_quality(key.split(), typos=True)
+            tier[qualified > 0], quality = QUALIFIED, qualified
         for row, folded in enumerate(self._folded):
             if key in folded:
                 if folded == key:
@@ -216,9 +254,13 @@ class TitleSearch:
         """Per key: how well its words take every query word (0 if one is missing): 100 when each is one
         of them, less when it only starts one (WORD_START_WEIGHT) or by the typos forgiven in a word of
         MIN_TYPO_WORD letters or more."""
-        worst = np.full(len(self._folded), 100.0)
-        total = np.zeros(len(self._folded))
-        for word in words:
+        bests = self._word_bests(words, typos)
+        return np.where(bests.min(axis=0) > 0, bests.mean(axis=0), 0.0)
+
+    def _word_bests(self, words: list[str], typos: bool) -> np.ndarray:
+        """Per query word and key: how well the key's best word takes it (0: none does)."""
+        bests = np.zeros((len(words), len(self._folded)))
+        for number, word in enumerate(words):
             # a whole word before a word's start: "persn 4" means Person 4 more than Person 40
             alike = np.where(self._vocabulary == word, 100.0,
                              np.strings.startswith(self._vocabulary, word) * 100.0 * WORD_START_WEIGHT)
@@ -227,10 +269,24 @@ class TitleSearch:
                 spelled = np.maximum(_cdist(word, self._vocabulary_list, fuzz.ratio, cutoff),
                                      _cdist(word, self._vocabulary_list, OSA.normalized_similarity, cutoff / 100) * 100)
                 alike = np.maximum(alike, spelled)
-            best = np.maximum.reduceat(alike[self._key_words], self._key_word_starts)
-            worst = np.minimum(worst, best)
-            total += best
-        return np.where(worst > 0, total / len(words), 0.0)
+            bests[number] = np.maximum.reduceat(alike[self._key_words], self._key_word_starts)
+        return bests
+
+    def _qualified_quality(self, words: list[str], typos: bool) -> np.ndarray:
+        """Per key: QUALIFIED_WEIGHT times how well its words take the query words they take (0 unless they take
+        one, and every other query word qualifies the key's article; the last may be a qualifier's start, as
+        the reader is typing it)."""
+        bests = self._word_bests(words, typos)
+        qualifies = np.zeros(bests.shape, dtype=bool)
+        for number, word in enumerate(words):
+            heard = ([word] if number < len(words) - 1 else
+                     self._qualifier_vocabulary[np.strings.startswith(self._qualifier_vocabulary, word)])
+            for qualifier in heard:
+                qualifies[number, self._qualified_by.get(str(qualifier), [])] = True
+        titled = bests > 0
+        fits = (titled | qualifies).all(axis=0) & titled.any(axis=0) & (qualifies & ~titled).any(axis=0)
+        mean = bests.sum(axis=0) / np.maximum(titled.sum(axis=0), 1)
+        return np.where(fits, QUALIFIED_WEIGHT * mean, 0.0)
 
     def _scores(self, key: str) -> np.ndarray:
         """Per key: the best of the whole key, the query as the start of one of its words, and its

@@ -123,3 +123,41 @@ def test_no_suggestion_scores_under_the_floor_for_any_query():
     for search in (SEARCH, NAMED):
         for query in queries:
             assert all(match.score >= MIN_SHOWN_SCORE for match in search.search(query)), query
+
+
+QUALIFIED = TitleSearch(
+    {"Paris": ["paris"], "Paris Commune": ["commune"], "Georgia (country)": ["georgia"], "London": ["london"],
+     "Wolfgang Amadeus Mozart": ["mozart"], "Mozart family": ["family"]},
+    qualifiers={"paris": ["Capital of France", "France", "city"], "commune": ["Revolutionary government", "France"],
+                "georgia": ["Country in Eastern Europe and West Asia", "country"],
+                "london": ["Capital of England and the United Kingdom", "United Kingdom"],
+                "mozart": ["Composer and musician (1756–1791)", "composer", "Austria"], "family": ["Austria"]},
+    weights={"paris": 10.0, "commune": 1.0})
+
+
+def qualified(query, **options):
+    return [match.title for match in QUALIFIED.search(query, **options)]
+
+
+def test_a_title_with_its_country_or_qualifier_finds_the_title():
+    assert qualified("paris france") == ["Paris", "Paris Commune"]  # the better-linked Paris first
+    assert qualified("France Paris")[0] == "Paris"  # in any order, any case
+    assert qualified("paris city") == ["Paris"]
+    assert qualified("paris fr")[0] == "Paris"  # the qualifier still being typed
+    assert qualified("london uk") == qualified("london united kingdom") == ["London"]  # a name's initials
+    assert qualified("mozart composer") == ["Wolfgang Amadeus Mozart"]
+    assert qualified("mozrat composer", near=True) == ["Wolfgang Amadeus Mozart"]  # a typo in the title's word
+    assert qualified("georgia country") == ["Georgia (country)"]  # the qualifier in the title itself, as before
+    assert QUALIFIED.search("paris france")[0].score < 100 and not QUALIFIED.search("paris france")[0].exact
+
+
+def test_a_qualifier_alone_or_one_the_article_lacks_finds_nothing():
+    assert qualified("paris germany") == [] and qualified("france") == [] and qualified("france uk") == []
+    assert qualified("paris", near=True)[0] == "Paris"  # a plain title search is as it was
+
+
+def test_the_shipped_corpus_finds_a_city_by_its_name_and_country(vital_corpus):
+    for query, title in (("paris france", "Paris"), ("tokyo japan", "Tokyo"), ("berlin germany", "Berlin"),
+                         ("georgia country", "Georgia (country)"), ("new york city usa", "New York City")):
+        assert vital_corpus.title_search.search(query)[0].title == title, query
+    assert vital_corpus.search_titles("paris france")[0].title == "Paris"  # the Corpus page's search too
