@@ -52,3 +52,17 @@ def test_a_work_reads_on_by_what_kind_it_is(server, browser):
     kind = _column_text(browser, "kind space")
     assert "also novel" in kind and "kind: novel" in kind
     shot(browser, "aspects_pride_and_prejudice.png")
+
+
+def test_the_maps_show_the_new_spaces_coloured_by_what_kind(server, browser):
+    from tests.browser_maps import READ_MAPS, drawn_maps
+
+    browser.get(f"{server}/maps?seed=French+Revolution&left=century&right=kind&colour=kind")
+    wait(browser, lambda d: drawn_maps(d) == 2, timeout=600, message="the century and kind maps")
+    idle(browser, timeout=600)
+    time.sleep(1.5)
+    maps = browser.execute_script(READ_MAPS)
+    assert len(maps) == 2
+    text = browser.find_element("css selector", '[data-testid="stMain"]').text
+    assert "century" in text and "kind" in text and "Traceback" not in text
+    shot(browser, "aspects_maps_century_kind.png")
