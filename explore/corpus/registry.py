@@ -23,6 +23,12 @@ def _builtin_builders() -> dict[str, BuiltinCorpus]:
     return {"vital": BuiltinCorpus(build_vital_corpus, vital_fingerprint)}
 
 
+def is_builtin(name: str) -> bool:
+    """Whether `name` is a corpus AspectNav builds itself (the embedded "vital"): a command that changes a corpus
+    writes such a one only under another name, or the next upgrade would silently build it again over the change."""
+    return name in _builtin_builders()
+
+
 def corpus_path(name: str) -> Path:
     return corpora_dir() / check_name(name, "corpus")
 

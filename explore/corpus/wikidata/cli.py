@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from explore.corpus.registry import corpus_path, open_corpus, store_corpus
+from explore.corpus.registry import corpus_path, is_builtin, open_corpus, store_corpus
 from explore.corpus.store import CARD_FILE
 from explore.corpus.wikidata.builder import BuildSettings, build_wikidata_corpus
 from explore.corpus.wikidata.http_etiquette import DEFAULT_USER_AGENT, Etiquette, FetchError
@@ -46,14 +46,16 @@ def register_label(commands: argparse._SubParsersAction) -> None:
         "label", help="label a corpus's Wikidata items with a recipe's properties (needs a SPARQL endpoint)",
         description="For every article whose id is a Wikidata item (a dump import's wikibase_item), ask the "
                     "recipe's properties' values (labels in the recipe's language) in batches of item ids, and "
-                    "store them as the recipe's aspects, replacing earlier labels of those aspects. Answers are "
-                    "cached; rerun to resume.")
+                    "store them as the recipe's aspects: an article's earlier labels of an aspect are replaced where "
+                    "a value is found, kept where none is (the summary counts both). Answers are cached; rerun to "
+                    "resume. A built-in corpus (vital) is labelled only into --output NAME.")
     parser.add_argument("corpus", type=name_argument("corpus"), help="the stored corpus")
     parser.add_argument("--recipe", required=True,
                         help=f"a shipped recipe ({', '.join(builtin_recipe_names())}) or a JSON recipe file; "
                              "only its aspects and language are used")
     parser.add_argument("--output", type=name_argument("corpus"),
-                        help="store the labelled corpus under this name (default: a new version of CORPUS)")
+                        help="store the labelled corpus under this name (default: a new version of CORPUS; "
+                             "required for a built-in corpus)")
     parser.add_argument("--force", action="store_true", help="replace an existing corpus named by --output")
     parser.add_argument("--wikidata-dump", type=Path, metavar="FILE",
                         help="read the values from a Wikidata JSON dump (latest-all.json.gz or .bz2) instead of a "
@@ -92,6 +94,10 @@ def _build_wikidata(args) -> int:
 def _label(args) -> int:
     from explore.corpus.wikidata.corpus_labels import LabelSettings, label_corpus
 
+    if args.output is None and is_builtin(args.corpus):
+        raise AspectNavError(f"Corpus {args.corpus!r} is built in: labelling it in place would replace the labels it "
+                             "ships with (and the next AspectNav would build it again over yours). Pass --output NAME "
+                             "to store the labelled copy under another name.")
     recipe = load_recipe(args.recipe)
     corpus = open_corpus(args.corpus)
     output = args.output or corpus.name

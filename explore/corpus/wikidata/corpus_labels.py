@@ -10,7 +10,8 @@ from datetime import datetime, timezone
 
 from tqdm import tqdm
 
-from explore.corpus.model import Corpus
+from explore.corpus.model import Article, Corpus
+from explore.corpus.relabelled import relabelled
 from explore.corpus.wikidata.builder import batches
 from explore.corpus.wikidata.fetch_cache import FetchCache, wikidata_cache_dir
 from explore.corpus.wikidata.http_etiquette import Etiquette
@@ -32,6 +33,19 @@ class LabelSettings:
 
 
 @dataclass
+class LabelChanges:
+    """What labelling did to one aspect, in articles: labels kept (nothing to replace them), replaced, added."""
+
+    kept: int = 0
+    replaced: int = 0
+    added: int = 0
+
+    def __str__(self) -> str:
+        return (f"kept on {self.kept} article{'' if self.kept == 1 else 's'}, replaced on {self.replaced}, "
+                f"added to {self.added}")
+
+
+@dataclass
 class LabelSummary:
     """What labelling found, for the closing report."""
 
@@ -41,7 +55,8 @@ class LabelSummary:
     aspect_articles: dict[str, int] = field(default_factory=dict)
     aspect_labels: dict[str, int] = field(default_factory=dict)  # distinct labels per aspect
     unknown_items: list[str] = field(default_factory=list)  # ids the endpoint holds nothing about
-    replaced_aspects: tuple[str, ...] = ()  # aspects the corpus had, whose labels the recipe's replaced
+    replaced_aspects: tuple[str, ...] = ()  # aspects the corpus had, whose labels the recipe's replaced on some article
+    changes: dict[str, LabelChanges] = field(default_factory=dict)  # per recipe aspect: articles kept, replaced, added
     fetched: int = 0
     from_cache: int = 0
     read_from: str = ""  # a dump the values were read from (no requests then)
@@ -63,7 +78,7 @@ class LabelSummary:
             f"  unknown to the endpoint: {len(self.unknown_items)}{unknown}",
             f"  labelled:                {self.labelled}",
             f"  with each aspect:        {aspects}",
-            *([f"Replaced the earlier labels of: {', '.join(self.replaced_aspects)}"] if self.replaced_aspects else []),
+            *(f"  {name}: {change}" for name, change in self.changes.items()),
             f"Read from {self.read_from}" if self.read_from else
             f"Requests: {self.fetched} fetched, {self.from_cache} from the cache",
         ]
@@ -104,21 +119,38 @@ def label_corpus(corpus: Corpus, recipe: Recipe, settings: LabelSettings | None 
 def labelled_corpus(corpus: Corpus, recipe: Recipe, values: dict[str, dict[str, tuple[str, ...]]],
                     summary: LabelSummary, source: dict[str, str], output: str | None) -> tuple[Corpus, LabelSummary]:
     """`corpus` (renamed `output`) with the recipe's aspects set from `values` ({qid: {aspect: labels}}, however
-    they were read), earlier labels of those aspects replaced, other aspects kept; the summary's counts filled in and
-    `source` (where the values came from) recorded in the provenance."""
-    qids = [article.id for article in corpus if QID.match(article.id)]
+    they were read): an article's earlier labels of an aspect are replaced only by values of that aspect, so an
+    article with no Wikidata id, an item the source holds nothing about and one without the property keep theirs;
+    other aspects are kept. The summary's counts filled in and `source` (where the values came from) recorded in the
+    provenance; a columnar corpus stays columnar."""
     names = list(dict.fromkeys(recipe.aspects.values()))
-    summary.replaced_aspects = tuple(name for name in names if name in corpus.aspect_names)
-    articles = []
+    changes = {name: LabelChanges() for name in names}
+    after: dict[str, set[str]] = {name: set() for name in names}  # distinct labels per aspect once labelled
+    articles_with = dict.fromkeys(names, 0)
     for article in corpus:
-        aspects = {name: labels for name, labels in article.aspects.items() if name not in names}
-        aspects.update(values.get(article.id, {}))
-        articles.append(replace(article, aspects=aspects))
-    for name in names:
-        summary.aspect_articles[name] = sum(1 for article in articles if article.aspects.get(name))
-        summary.aspect_labels[name] = len({label for article in articles for label in article.aspects.get(name, ())})
-    summary.labelled = sum(1 for qid in qids if values.get(qid))
+        new = values.get(article.id, {})
+        for name in names:
+            before, given = article.aspects.get(name), new.get(name)
+            if before and given:
+                changes[name].replaced += 1
+            elif given:
+                changes[name].added += 1
+            elif before:
+                changes[name].kept += 1
+            if given or before:
+                articles_with[name] += 1
+                after[name].update(given or before)
+    summary.changes = changes
+    summary.replaced_aspects = tuple(name for name in names if changes[name].replaced)
+    summary.aspect_articles = articles_with
+    summary.aspect_labels = {name: len(labels) for name, labels in after.items()}
+    summary.labelled = sum(1 for article in corpus if QID.match(article.id) and values.get(article.id))
     details = {**corpus.provenance.details, **source, "aspects_recipe": recipe.name,
                "aspects_recipe_json": recipe.to_json(),
                "aspects_labelled_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-    return Corpus(output or corpus.name, articles, replace(corpus.provenance, details=details)), summary
+
+    def change(article: Article) -> Article:
+        given = {name: labels for name, labels in values.get(article.id, {}).items() if labels}
+        return replace(article, aspects={**article.aspects, **given}) if given else article
+
+    return relabelled(corpus, change, output or corpus.name, replace(corpus.provenance, details=details)), summary
