@@ -76,7 +76,7 @@ def _map_event(event: MapEvent, seed_id: str | None, points: MapPoints, traces, 
     the clicked article in both maps, a click on nothing unmarks it; a density map's zoom or pan is kept for map `key`
     while it shows what `revision` says."""
     if isinstance(event, ViewChanged):
-        looked = (event.x_range, event.y_range) if event.x_range and event.y_range else None
+        looked = event.looked_at(layout) if layout is not None else None
         st.session_state[LOOKED_AT] = {**st.session_state.get(LOOKED_AT, {}), key: (revision, looked)}
     elif isinstance(event, AreaChosen):
         chosen = ids_of_rows(corpus, event.rows_in(layout)) if layout is not None else \

@@ -20,6 +20,12 @@ import numpy as np
 IMAGE_PX = (900, 700)  # the aggregate's pixels: about a map's size on the page, so a pixel is a screen pixel
 MIN_ALPHA = 150  # the faintest occupied pixel's alpha (0-255): a lone article stays visible
 SPREAD_PX = 2  # sparse pixels are grown up to this many pixels (datashader's dynspread), dense ones are not
+# How far past the data a view may reach, in shares of the data's extent on either side: room to pan a little past
+# the edge. A view asking for more (a range of ±1e308 cost seconds of aggregation and overflow warnings) is cut here.
+VIEW_MARGIN = 0.5
+# A view narrower than this share of the data's extent is widened round its centre: its pixels would be finer than
+# the coordinates can tell apart.
+MIN_VIEW_SHARE = 1e-6
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,28 @@ def padded_range(values: np.ndarray, pad: float = 0.02) -> tuple[float, float]:
     low, high = float(np.min(values)), float(np.max(values))
     margin = (high - low) * pad or 0.5
     return low - margin, high + margin
+
+
+def bounded_range(requested: tuple[float, float], low: float, high: float) -> tuple[float, float] | None:
+    """`requested` cut to the data's extent [`low`, `high`] widened by VIEW_MARGIN of it on either side, and at least
+    MIN_VIEW_SHARE of it wide; None when it misses that altogether (nothing of the data to see there)."""
+    extent = (high - low) or 1.0
+    first, last = max(float(requested[0]), low - VIEW_MARGIN * extent), min(float(requested[1]), high + VIEW_MARGIN * extent)
+    if not first < last:
+        return None
+    if last - first < MIN_VIEW_SHARE * extent:
+        middle, half = first / 2 + last / 2, MIN_VIEW_SHARE * extent / 2
+        first, last = middle - half, middle + half
+    return first, last
+
+
+def bounded_view(x_range: tuple[float, float], y_range: tuple[float, float],
+                 coords: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The part of a requested view of `coords` (n × 2) worth drawing, by `bounded_range` on each axis; None (the
+    whole map) when either misses the data. Cheap next to an aggregation: two passes for the extent."""
+    x, y = (bounded_range(wanted, float(np.min(coords[:, axis])), float(np.max(coords[:, axis])))
+            for axis, wanted in enumerate((x_range, y_range)))
+    return (x, y) if x is not None and y is not None else None
 
 
 def hex_colour(colour: str) -> str:
@@ -74,8 +102,8 @@ def density_image(coords: np.ndarray, codes: np.ndarray, colours: Sequence[str],
     if not colours or int(codes.min()) < 0 or int(codes.max()) >= len(colours):
         raise ValueError(f"Colour codes run from {int(codes.min())} to {int(codes.max())}, but there are "
                          f"{len(colours)} colours.")
-    x_range = x_range or padded_range(coords[:, 0])
-    y_range = y_range or padded_range(coords[:, 1])
+    wanted = bounded_view(x_range, y_range, coords) if x_range and y_range else None
+    x_range, y_range = wanted or (padded_range(coords[:, 0]), padded_range(coords[:, 1]))
     names = [str(i) for i in range(len(colours))]
     frame = pd.DataFrame({"x": coords[:, 0], "y": coords[:, 1],
                           "c": pd.Categorical.from_codes(codes.astype(np.int32), names)})

@@ -12,7 +12,7 @@ from typing import Union
 import numpy as np
 import plotly.graph_objects as go
 
-from explore.map_density import rows_in_box, rows_in_polygon
+from explore.map_density import bounded_view, rows_in_box, rows_in_polygon
 
 CLICK, AREA, CLEAR, VIEW = "click", "area", "clear", "view"  # the map's triggers (map_chart.js sends these)
 UNSERVED = "unserved"  # the map's points did not load from their address
@@ -63,6 +63,11 @@ class ViewChanged:
     `x_range`/`y_range` None: the whole map again."""
     x_range: tuple[float, float] | None
     y_range: tuple[float, float] | None
+
+    def looked_at(self, coords: np.ndarray) -> tuple[tuple[float, float], tuple[float, float]] | None:
+        """The ranges worth keeping and drawing for a map of `coords`: any finite range can arrive, so it is cut to
+        the data and a margin (map_density.bounded_view) before any work; None for the whole map."""
+        return bounded_view(self.x_range, self.y_range, coords) if self.x_range and self.y_range else None
 
 
 @dataclass(frozen=True)

@@ -78,3 +78,40 @@ def test_a_background_makes_the_image_opaque_where_no_point_lies():
     pixels = _pixels(density_image(coords, np.zeros(2, int), ["#000000"], (0.0, 1.0), (0.0, 1.0), size=(9, 9),
                                    background="white"))
     assert (pixels[..., 3] == 255).all() and tuple(pixels[4, 4, :3]) == (255, 255, 255)
+
+
+ABSURD = (-1.79e308, 1.79e308)
+
+
+def test_an_absurd_view_is_bounded_to_the_data_before_any_work():
+    import warnings
+
+    from explore.map_density import VIEW_MARGIN, bounded_view
+
+    coords = np.array([[0.0, -2.0], [10.0, 2.0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow or invalid-value warning on the way
+        x_range, y_range = bounded_view(ABSURD, ABSURD, coords)
+        assert x_range == (-10.0 * VIEW_MARGIN, 10.0 + 10.0 * VIEW_MARGIN)
+        assert y_range == (-2.0 - 4.0 * VIEW_MARGIN, 2.0 + 4.0 * VIEW_MARGIN)
+        assert bounded_view((2.0, 3.0), (-1.0, 1.0), coords) == ((2.0, 3.0), (-1.0, 1.0))  # a real zoom stays
+        assert bounded_view((1e300, 1.79e308), (-1.0, 1.0), coords) is None  # nowhere near the data: the whole map
+        narrow = bounded_view((5.0, 5.0 + 1e-12), (0.0, 1.0), coords)[0]  # finer than a pixel can place
+        assert narrow[0] < 5.0 < narrow[1] and narrow[1] - narrow[0] > 1e-9
+
+
+def test_a_density_image_of_an_absurd_range_draws_the_data_at_once_without_warnings():
+    import time
+    import warnings
+
+    rng = np.random.default_rng(0)
+    coords, codes = rng.normal(size=(100_000, 2)), rng.integers(0, 3, 100_000)
+    colours = ["#ff0000", "#00ff00", "#0000ff"]
+    density_image(coords, codes, colours)  # datashader compiled once
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        started = time.perf_counter()
+        image = density_image(coords, codes, colours, ABSURD, ABSURD)
+        assert time.perf_counter() - started < 1.0
+    assert all(abs(value) < 100 for value in image.x_range + image.y_range)
+    assert _pixels(image)[..., 3].any()  # the data is drawn, not lost in a range of 1e308

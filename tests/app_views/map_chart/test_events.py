@@ -49,6 +49,15 @@ def test_a_density_map_zoomed_or_shown_whole_and_views_it_does_not_send():
         assert parse_map_event(VIEW, value) is None, value
 
 
+def test_a_view_of_finite_but_absurd_ranges_is_kept_only_as_far_as_the_data_reaches():
+    coords = np.array([[0.0, 0.0], [4.0, 2.0]])
+    absurd = parse_map_event(VIEW, {"x": [-1.79e308, 1.79e308], "y": [-1.79e308, 1.79e308]})
+    assert absurd.looked_at(coords) == ((-2.0, 6.0), (-1.0, 3.0))  # the data and half its size round it
+    assert parse_map_event(VIEW, {"x": [1, 2], "y": [0, 1]}).looked_at(coords) == ((1.0, 2.0), (0.0, 1.0))
+    assert parse_map_event(VIEW, {"x": [1e300, 1e301], "y": [0, 1]}).looked_at(coords) is None  # off the map
+    assert ViewChanged(None, None).looked_at(coords) is None  # the whole map
+
+
 
 def test_a_map_whose_points_did_not_load_says_so_with_the_answer_s_status():
     from app_views.map_chart.events import UNSERVED, PointsUnserved
