@@ -188,3 +188,25 @@ def era_of_lead(lead: str) -> list[str]:
         return []
     span = _span_from(match)
     return span.centuries() if span else []
+
+
+# Wikidata's time precisions (https://www.wikidata.org/wiki/Help:Dates): 7 century, 8 decade, 9 year, 10 month, 11 day.
+CENTURY_PRECISION = 7
+WIKIDATA_TIME = re.compile(r"([+-]?)0*(\d{1,16})-\d\d-\d\dT")
+
+
+def century_of_wikidata_time(time: str, precision: int | None = None) -> str | None:
+    """The century label of a Wikidata time value ("+1789-07-14T00:00:00Z" → 18th century; "-0500-…" → 6th century
+    BC); None for a value less precise than a century (a millennium, "13.8 billion years ago"), year 0, or a year
+    beyond LATEST_YEAR (a date that is no date of a thing readers read about)."""
+    if precision is not None and precision < CENTURY_PRECISION:
+        return None
+    match = WIKIDATA_TIME.match(time.strip()) if isinstance(time, str) else None
+    if not match:
+        return None
+    year = int(match.group(2)) * (-1 if match.group(1) == "-" else 1)
+    if year == 0 or abs(year) > LATEST_YEAR:
+        return None
+    if precision == CENTURY_PRECISION and year > 0 and year % 100 == 0:
+        year -= 1  # Wikidata writes "the 18th century" as +1800 at century precision (its last year's century)
+    return century_label(year)

@@ -25,6 +25,7 @@ from tqdm import tqdm
 
 from explore.atomic_files import file_written_atomically
 from explore.corpus.cirrus_dump import damaged_or_disk, open_dump
+from explore.corpus.era import century_of_wikidata_time
 from explore.corpus.json_fields import LineProblem, kept_fields, skip_line
 from explore.corpus.jsonl_import import parse_json_line
 from explore.corpus.model import Corpus
@@ -160,8 +161,8 @@ def _truthy_values(claims: object, recipe: Recipe, checkpoint: DumpLabelCheckpoi
 
 
 def _value(datavalue: object) -> str | None:
-    """An item (or property) value's id, a text value as "=text"; None for the kinds labels do not use (a time, a
-    quantity, coordinates, a media file)."""
+    """An item (or property) value's id, a text value as "=text", a time as "=<its century>"; None for the kinds
+    labels do not use (a quantity, coordinates, a media file) and a time less precise than a century."""
     if not isinstance(datavalue, dict):
         return None
     kind, value = datavalue.get("type"), datavalue.get("value")
@@ -174,6 +175,10 @@ def _value(datavalue: object) -> str | None:
         return _LITERAL + value
     if kind == "monolingualtext" and isinstance(value, dict) and isinstance(value.get("text"), str):
         return _LITERAL + value["text"]
+    if kind == "time" and isinstance(value, dict):  # an inception, a publication date: its century (when)
+        precision = value.get("precision")
+        century = century_of_wikidata_time(value.get("time"), precision if isinstance(precision, int) else None)
+        return _LITERAL + century if century else None
     return None
 
 

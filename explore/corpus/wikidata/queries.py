@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from explore.corpus.era import century_of_wikidata_time
 from explore.corpus.wikidata.recipes import Recipe
 from explore.corpus.wikidata.sparql import Row
 
@@ -129,13 +130,22 @@ def parse_aspect_values(recipe: Recipe, rows: list[Row]) -> dict[str, dict[str, 
         qid, pid = qid_of(row.get("item")), _text(row, "property")
         if pid not in recipe.aspects or "value" not in row or _unknown_value(row["value"]):
             continue
-        label = _text(row, "valueLabel") or qid_of(row["value"])
+        label = _century(row["value"]) if _is_time(row["value"]) else _text(row, "valueLabel") or qid_of(row["value"])
         if label:
             collected.setdefault(qid, {}).setdefault(recipe.aspects[pid], set()).add(label)
     return {
         qid: {aspect: tuple(sorted(labels)) for aspect, labels in by_aspect.items()}
         for qid, by_aspect in collected.items()
     }
+
+
+def _is_time(term: dict) -> bool:
+    return term.get("type") in ("literal", "typed-literal") and str(term.get("datatype", "")).endswith("#dateTime")
+
+
+def _century(term: dict) -> str | None:
+    """A date value's century (`wdt:` gives the date, not its precision: a year is taken as it stands)."""
+    return century_of_wikidata_time(str(term.get("value", "")))
 
 
 def _unknown_value(term: dict) -> bool:
