@@ -1,5 +1,7 @@
 """Errors a user can act on; the CLI and the app print their message as-is."""
 
+import re
+
 from explore.commands import import_corpus_command
 
 
@@ -67,6 +69,11 @@ class StorageError(AspectNavError):
         super().__init__(f"Could not {doing}: {advice}")
 
 
+# What numpy's `tofile` (and so `np.save` into a file) raises when the disk takes fewer bytes than it was given: an
+# OSError with no errno, so the advice for a full disk would otherwise be lost.
+_SHORT_WRITE = re.compile(r"\d+ requested and \d+ written")
+
+
 def storage_error(exc: OSError, doing: str) -> StorageError:
     """The one translation of an OSError into words a user can act on (`doing`: "store corpus 'x'")."""
     import errno
@@ -74,6 +81,9 @@ def storage_error(exc: OSError, doing: str) -> StorageError:
     from explore.settings import data_home_words
 
     home = data_home_words()
+    code = exc.errno
+    if code is None and _SHORT_WRITE.fullmatch(str(exc)):  # numpy's write into a full disk carries no errno
+        code = errno.ENOSPC
     advice = {
         errno.ENOSPC: f"the disk is full. Free some space on the disk holding {home} (or point ASPECTNAV_HOME at "
                       "a larger disk) and try again; nothing half-written was kept.",
@@ -85,6 +95,6 @@ def storage_error(exc: OSError, doing: str) -> StorageError:
                      "folder you can write.",
         errno.ENOTDIR: f"a file stands where a folder is needed in {home}. Move it away or point ASPECTNAV_HOME "
                        "elsewhere.",
-    }.get(exc.errno, f"the operating system refused it ({exc.strerror or type(exc).__name__}). Check {home} and "
+    }.get(code, f"the operating system refused it ({exc.strerror or type(exc).__name__}). Check {home} and "
                      "the disk, then try again.")
-    return StorageError(doing, exc.errno, advice)
+    return StorageError(doing, code, advice)

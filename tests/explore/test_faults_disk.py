@@ -82,3 +82,33 @@ def test_an_unwritable_empty_data_home_is_one_message_in_the_app(tmp_path, monke
     assert not at.exception, at.exception
     shown = " ".join(e.value for e in at.error)
     assert words in shown.replace("\\", "") and str(tmp_path) not in shown
+
+
+def test_a_full_disk_during_spaces_build_says_the_disk_is_full(tmp_path, monkeypatch, capsys):
+    """Issue #49 item 11: numpy's write into a full disk raises an OSError without an errno ("N requested and M
+    written", what `np.save` said on a full 1 MiB tmpfs); `spaces build` said only "the operating system refused it
+    (OSError)". It says what an import says, and keeps nothing half-written."""
+    import numpy as np
+
+    from explore.corpus.registry import store_corpus
+    from tests.fixture_corpora import fixture_corpus
+
+    monkeypatch.setenv(HOME_ENV, str(tmp_path / "home"))
+    store_corpus(fixture_corpus())
+
+    def full_disk(file, array, *args, **kwargs):
+        data = np.asarray(array)
+        with open(file, "wb") as handle:  # part of it lands, then the disk is full
+            handle.write(b"\x93NUMPY" + b"\0" * 100)
+        raise OSError(f"{data.nbytes} requested and 106 written")
+
+    monkeypatch.setattr(np, "save", full_disk)
+    assert main(["spaces", "build", "--corpus", "fixture"]) == 2
+    err = capsys.readouterr().err
+    assert "the disk is full" in err and "nothing half-written was kept" in err and "Traceback" not in err
+    assert not list((tmp_path / "home").rglob("*.npy"))  # the half-written file went with its staging folder
+
+
+def test_only_numpys_short_write_counts_as_a_full_disk():
+    assert "disk is full" in str(storage_error(OSError("4000 requested and 106 written"), "store space 'x'"))
+    assert "refused it (OSError)" in str(storage_error(OSError("something else"), "store space 'x'"))
