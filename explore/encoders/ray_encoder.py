@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import socket
 import sys
 from collections.abc import Sequence
 from contextlib import contextmanager
@@ -18,6 +20,8 @@ from explore.encoders.encode_engine import EncodeEngine, EngineRecord, RayAddres
 from explore.encoders.encoder import DEFAULT_BATCH_SIZE, EncodeProgress, Encoder, TransformerEncoder, length_order
 from explore.errors import AspectNavError
 
+HEAD_CONNECT_TIMEOUT_S = 10.0  # a head's GCS port that takes no TCP connection within this is not there
+GCS_ATTEMPTS_ENV = "RAY_gcs_server_port_wait_time_s"  # read by ray.init (ray/_private/node.py) on each call
 RAY_BATCH_ROWS = 512  # texts per Ray batch: large enough that scheduling is noise, small enough to balance actors
 INSTALL_HINT = "pip install -e '.[ray]' (or pip install 'ray[data,client]')"
 
@@ -85,12 +89,17 @@ class RayEncoder(Encoder):
         if address.kind is RayAddressKind.CLIENT:
             _require_ray_client()
         if not ray.is_initialized():
+            start = (f"`ray start --head --ray-client-server-port {address.port}` on {address.host}"
+                     if address.kind is RayAddressKind.CLIENT else
+                     f"`ray start --head --port {address.port}` on {address.host}" if address.kind is RayAddressKind.GCS
+                     else "`ray start --head` on the head node")
+            if address.kind is RayAddressKind.GCS:
+                _refuse_silent_head(address, start)
             try:
-                ray.init(address=address.for_ray_init(), ignore_reinit_error=True, log_to_driver=False,
-                         logging_level=logging.WARNING, include_dashboard=False)
+                with _one_gcs_attempt():
+                    ray.init(address=address.for_ray_init(), ignore_reinit_error=True, log_to_driver=False,
+                             logging_level=logging.WARNING, include_dashboard=False)
             except (ConnectionError, RuntimeError, ValueError) as exc:
-                start = (f"`ray start --head --ray-client-server-port {address.port}` on {address.host}"
-                         if address.kind is RayAddressKind.CLIENT else "`ray start --head` on the head node")
                 raise AspectNavError(f"Could not reach Ray at {address}: {str(exc).strip()}. Is a cluster running "
                                      f"there? Start one with {start}.") from exc
         return ray
@@ -225,6 +234,35 @@ def _encode_on_cluster(texts: list[str], pool: dict, actor_kwargs: dict, step: i
             last_run = (str(batch["backend"][0]), str(batch["precision"][0]))
             on_batch(len(vectors))
     return out, last_run
+
+
+def _refuse_silent_head(address, start: str) -> None:
+    """AspectNavError at once when nothing takes a connection at a head's GCS address (HOST:PORT): Ray itself would
+    try for minutes (below), warning every 40 s."""
+    try:
+        socket.create_connection((address.host, address.port), timeout=HEAD_CONNECT_TIMEOUT_S).close()
+    except OSError as exc:
+        why = ("nothing listens there" if isinstance(exc, ConnectionRefusedError) else
+               f"no answer within {HEAD_CONNECT_TIMEOUT_S:g} s" if isinstance(exc, TimeoutError) else
+               exc.strerror or type(exc).__name__)
+        raise AspectNavError(f"Could not reach Ray at {address}: {why}. Is a cluster's head running there? Start "
+                             f"one with {start}.") from None
+
+
+@contextmanager
+def _one_gcs_attempt():
+    """`ray.init` to a HOST:PORT head tries its GCS connection RAY_gcs_server_port_wait_time_s times (default 20),
+    each attempt bounded by Ray's own connect timeouts (RAY_gcs_rpc_server_connect_timeout_s, 5 s, and
+    RAY_py_gcs_connect_timeout_s, 30 s): over 13 minutes for a head that takes the connection and never answers.
+    One attempt bounds it to Ray's timeouts, as a ray:// address is; a value the user set is kept."""
+    if GCS_ATTEMPTS_ENV in os.environ:
+        yield
+        return
+    os.environ[GCS_ATTEMPTS_ENV] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(GCS_ATTEMPTS_ENV, None)
 
 
 def _require_ray_client():

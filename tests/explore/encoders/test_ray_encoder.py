@@ -84,3 +84,54 @@ def test_a_ray_client_address_with_no_cluster_behind_it_says_how_to_start_one(ca
     err = capsys.readouterr().err
     assert f"Could not reach Ray at ray://127.0.0.1:{port}" in err
     assert f"`ray start --head --ray-client-server-port {port}` on 127.0.0.1" in err
+
+
+@pytest.mark.timeout(60)
+def test_a_head_address_with_no_cluster_behind_it_fails_fast_and_says_what_to_start(capsys):
+    """Issue #54 item 4: `--address HOST:PORT` to a dead head waited over 200 s (Ray retries its GCS connection 20
+    times, 40 s each, warning each time); now a port nothing listens on is said at once, with what to start there."""
+    import time
+
+    pytest.importorskip("ray")
+    import ray
+
+    from tests.ray_cluster import free_port
+
+    if ray.is_initialized():
+        ray.shutdown()  # a driver of another Ray would be used as it is
+    store_corpus(fixture_corpus("people"))
+    port = free_port()  # nothing listens there
+    start = time.monotonic()
+    assert main(["spaces", "build", "--corpus", "people", "--engine", "ray", "--address", f"127.0.0.1:{port}"]) == 2
+    assert time.monotonic() - start < 30
+    err = capsys.readouterr().err
+    assert f"Could not reach Ray at 127.0.0.1:{port}" in err and "nothing listens there" in err
+    assert f"`ray start --head --port {port}` on 127.0.0.1" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_a_head_that_takes_the_connection_and_never_answers_is_given_up_on_after_one_attempt(tmp_path):
+    """The other half of issue #54 item 4: a port that takes the TCP connection but is no Ray head (a hung head) is
+    tried once, within Ray's own connect timeouts (lowered here so the test is quick), not 20 times."""
+    import os
+    import socket
+    import subprocess
+    import time
+
+    pytest.importorskip("ray")
+    store_corpus(fixture_corpus("people"))
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)  # the kernel completes the handshake; nothing ever answers
+        port = silent.getsockname()[1]
+        env = {**os.environ, "RAY_gcs_rpc_server_connect_timeout_s": "1", "RAY_py_gcs_connect_timeout_s": "2"}
+        env.pop("RAY_gcs_server_port_wait_time_s", None)
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "explore", "spaces", "build", "--corpus", "people", "--engine",
+                               "ray", "--address", f"127.0.0.1:{port}"], env=env, capture_output=True, text=True,
+                              timeout=110)
+        took = time.monotonic() - start
+    assert done.returncode == 2 and f"Could not reach Ray at 127.0.0.1:{port}" in done.stderr, done.stderr[-2000:]
+    assert f"`ray start --head --port {port}` on 127.0.0.1" in done.stderr and "Traceback" not in done.stderr
+    assert took < 45, took  # 20 attempts of ~4 s each would be 80 s and more
