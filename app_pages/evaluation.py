@@ -15,6 +15,7 @@ from app_views.html_text import Code, Emphasis, caption, heading
 from app_views.bar_chart import judged_bar_chart, metric_bar_chart
 from app_views.judged_table import judged_chart_rows, judged_rows
 from app_views.label_precision import label_precision_html
+from app_views.maintainer_login import maintainer_login, maintainer_password
 from app_views.markdown import escape_markdown
 from explore.errors import AspectNavError
 from training.judged_report import find_judged_reports
@@ -79,22 +80,29 @@ def opened(label: str, key: str):
 
 
 def maintainer_notes() -> None:
-    """Training and commands for whoever maintains this corpus's spaces and reports: kept off the reader pages."""
+    """Training and commands for whoever maintains this corpus's spaces and reports, behind the maintainers'
+    password (training writes to the data home that every reader's Explore and Maps read). Without a configured
+    password there is nothing here: readers see no form and no command."""
+    if not maintainer_password():
+        return
     notes = opened("For maintainers: train the missing spaces and re-run the evaluation", MAINTAINERS)
     if notes is None:
         return
     with notes:
+        if not maintainer_login(MAINTAINERS):
+            return
         engine, problem = load_engine(corpus)
         if problem:
             st.warning(escape_markdown(problem))
-        st.markdown(missing_spaces_hint(corpus, engine) or "Every aspect of this corpus has a space.")
+        st.markdown(missing_spaces_hint(corpus, engine, maintainer=True) or "Every aspect of this corpus has a space.")
         train_space_form(engine)
-        st.markdown("Re-run the evaluation (writes a report this page lists):")
+        st.markdown("Run the evaluation (writes a report this page lists):")
         st.code(evaluate_command(corpus.name, corpus.aspect_names), language="bash")
 
 
 def train_space_form(engine) -> None:
-    """Train a space for an aspect without one, here and now; Explore shows its column on the next page run."""
+    """Train a space for an aspect without one, here and now (maintainers only: maintainer_notes draws it once
+    unlocked); Explore shows its column on the next page run."""
     missing = aspects_without_space(corpus, engine.spaces.values() if engine else ())
     if not missing:
         return
@@ -123,9 +131,7 @@ def train_space_form(engine) -> None:
 
 reports = find_reports(corpus.name)
 if not reports:
-    st.info(f"No evaluation report yet for corpus {escape_markdown(repr(corpus.name))}: a maintainer can write one "
-            f"with the command below.")
-    st.code(evaluate_command(corpus.name, corpus.aspect_names), language="bash")
+    st.info(f"No evaluation report yet for corpus {escape_markdown(repr(corpus.name))}.")
     maintainer_notes()
     st.stop()
 

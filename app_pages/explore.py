@@ -15,6 +15,7 @@ from app_views.engine_cache import load_engine
 from app_views.explore_panel import explore_panel
 from app_views.explore_panel.events import PanelEvent, apply_event
 from app_views.explore_panel.panel_data import panel_data
+from app_views.maintainer_login import is_maintainer
 from app_views.markdown import escape_markdown
 from app_views.mix import shown_mix
 from app_views.view_session import explore_view, write_url
@@ -39,7 +40,7 @@ def seed_area(corpus: Corpus, engine: Neighbourhood | None, engine_problem: str)
     def on_event(event: PanelEvent) -> None:
         apply_event(view, corpus, engine, seed, event)
 
-    explore_panel(panel_data(corpus, engine, view, seed, columns, explore_hrefs(corpus)), on_event)
+    explore_panel(panel_data(corpus, engine, view, seed, columns, explore_hrefs(corpus), is_maintainer()), on_event)
 
 
 corpus = chosen_corpus()

@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl
 
 import streamlit as st
 
-from app_views.columns import (MapPlan, map_overlap, map_plan, map_projections, map_side, map_spaces,
+from app_views.columns import (TRAIN_WHERE, MapPlan, map_overlap, map_plan, map_projections, map_side, map_spaces,
                                 missing_spaces_hint, space_key, space_label)
 from app_views.corpus_choice import chosen_corpus, explore_hrefs
 from app_views.engine_cache import load_engine
@@ -26,6 +26,7 @@ from app_views.map_chart import map_data
 from app_views.map_chart.payload import MapLayer
 from app_views.map_chart.prefetch import prefetch_layers
 from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, PointsUnserved, ViewChanged
+from app_views.maintainer_login import is_maintainer
 from app_views.map_controls import Choice, ControlChange, Count, Switch, map_controls
 from app_views.maps_panel import MarkedArticle, PanelMap, maps_panel, panel_data
 from app_views.maps_panel.events import OnMap, PanelEvent
@@ -307,8 +308,9 @@ engine, engine_problem = load_engine(corpus)
 st.title("Maps")
 names = map_spaces(engine) if engine is not None else []
 if not names:
-    st.error(escape_markdown(engine_problem) if engine_problem else "No space to map: build one with "
-             f"{code_span(build_space_command(corpus.name))}.")
+    st.error(escape_markdown(engine_problem) if engine_problem else "No space to map yet: " + (
+        f"build one with {code_span(build_space_command(corpus.name))}." if is_maintainer() else
+        "a maintainer has to build this corpus's spaces."))
     st.stop()
 
 seed_picker(corpus, prompt="Find an article on the maps: type a title (typos, accents and case are fine)")
@@ -329,7 +331,7 @@ if len(names) > 1:
 else:  # one space: one map (the same space twice would compare nothing)
     sides = (names[0],)
     st.info(f"Only the {escape_markdown(label(names[0]))} space is built, so there is one map and nothing to compare "
-            "it with. " + (missing_spaces_hint(corpus, engine) or ""))
+            "it with. " + missing_spaces_hint(corpus, engine, where=TRAIN_WHERE, maintainer=is_maintainer()))
 colour_aspect = _chosen(COLOUR, aspects, most_labelled_aspect(corpus)) if aspects else None
 size = _chosen(SAMPLE, range(MIN_SAMPLE, MAX_SAMPLE + 1), DEFAULT_SAMPLE)
 show_regions = _chosen(REGIONS, (True, False), True)

@@ -1,21 +1,19 @@
 """User study, researcher side: design and checks, exclusions, mean rank per source (with and without the
 declared exclusions), tests with Kendall's W, per-task table and exports.
 
-Locked behind ASPECTNAV_STUDY_PASSWORD (or `aspectnav_study_password` in Streamlit secrets).
+Locked behind the maintainers' password (app_views/maintainer_login.py: ASPECTNAV_STUDY_PASSWORD, or
+`aspectnav_study_password` in Streamlit secrets).
 """
 from __future__ import annotations
-
-import math
-from secrets import token_hex
 
 import streamlit as st
 
 from app_views.figures import mean_rank_figure
+from app_views.maintainer_login import maintainer_login, maintainer_password
 from explore.errors import AspectNavError
 from study.analysis import AnalysisConfig
 from study.codebook import codebook_json
-from study.configured import PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, password_matches, setting
-from study.login_throttle import LoginSource, LoginThrottle
+from study.configured import PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, setting
 from study.report import answers_csv, load_questionnaire, questionnaire_csv, report_json, study_report, summary_csv
 from study.result_tables import (
     check_table,
@@ -30,9 +28,6 @@ from study.result_tables import (
 )
 from study.store import DATABASE_ENV
 
-UNLOCKED_KEY = "study_results_unlocked"
-LOGIN_SESSION_KEY = "study_results_login_session"
-
 
 @st.cache_resource(show_spinner=False)
 def study_and_store(study_ref: str | None, database_url: str | None):
@@ -42,45 +37,12 @@ def study_and_store(study_ref: str | None, database_url: str | None):
     return study, configured_store(study.name, st.secrets)
 
 
-@st.cache_resource(show_spinner=False)
-def login_throttle() -> LoginThrottle:
-    """One per server process, shared by every session: a new tab does not reset a client's count."""
-    return LoginThrottle()
-
-
-def login_source() -> LoginSource:
-    """This session (a random id kept in its state) and the client's address where Streamlit knows it;
-    `st.context.ip_address` is None for local connections, and then the session and the server-wide count
-    are what throttle."""
-    session = st.session_state.setdefault(LOGIN_SESSION_KEY, token_hex(16))
-    return LoginSource(session, st.context.ip_address)
-
-
-def wait_message(wait_s: float) -> str:
-    return f"Too many wrong passwords. Try again in {math.ceil(wait_s)} seconds."
-
-
 st.title("Study results")
-expected = setting(PASSWORD_ENV, st.secrets)
-if not expected:
+if not maintainer_password():
     st.warning(f"Results are locked: set the environment variable {PASSWORD_ENV} (or "
                f"`{PASSWORD_ENV.lower()}` in .streamlit/secrets.toml) and restart the app.")
     st.stop()
-if not st.session_state.get(UNLOCKED_KEY):
-    with st.form("study_results_login"):
-        given = st.text_input("Password", type="password", key="study_results_password")
-        if st.form_submit_button("Unlock"):
-            throttle, source = login_throttle(), login_source()
-            if (wait := throttle.admit(source)) > 0:
-                st.error(wait_message(wait))  # refused unchecked: waiting out the delay is the only way on
-            elif password_matches(given, expected):
-                throttle.succeeded(source)
-                st.session_state[UNLOCKED_KEY] = True
-                st.rerun()
-            elif (wait := throttle.failed(source)) > 0:
-                st.error(f"Wrong password. {wait_message(wait)}")
-            else:
-                st.error("Wrong password.")
+if not maintainer_login("study_results"):
     st.stop()
 
 unranked = st.radio("Unranked candidates count as", ["last", "mid"], horizontal=True, key="study_unranked",

@@ -283,10 +283,14 @@ def map_hovers(corpus: Corpus, ids: Sequence[str]) -> list[str]:
     return kept[1]
 
 
+TRAIN_WHERE = "on the Evaluation page (For maintainers)"  # where the app trains a space, for another page
+
+
 def missing_spaces_runs(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,
-                        where: str = "below") -> RichLine:
-    """Which of the corpus's aspects have no space yet (with `seed`, only the aspects it has a label of), and the
-    command that trains one; `where` the app offers training ("below", or a page's name). Empty when none."""
+                        where: str = "below", maintainer: bool = False) -> RichLine:
+    """Which of the corpus's aspects have no space yet (with `seed`, only the aspects it has a label of); for a
+    `maintainer`, also where the app trains one (`where`: "below", or a page's name) and the command that does.
+    Readers are told which, never how: training writes to the data home. Empty when none."""
     from training.on_demand import aspects_without_space
 
     missing = aspects_without_space(corpus, engine.spaces.values() if engine else ())
@@ -294,6 +298,8 @@ def missing_spaces_runs(corpus: Corpus, engine: Neighbourhood | None, seed: Arti
         missing = [aspect for aspect in missing if seed.has_aspect(aspect)]
     if not missing:
         return ()
+    if not maintainer:
+        return (plain(f"No space yet for aspect{'s' * (len(missing) > 1)} {', '.join(missing)}."),)
     if len(missing) == 1:
         return (plain(f"No space yet for aspect {missing[0]}. Train one {where}, or with "),
                 code(train_command(corpus.name, missing[0])),
@@ -308,9 +314,9 @@ def missing_spaces_runs(corpus: Corpus, engine: Neighbourhood | None, seed: Arti
 
 
 def missing_spaces_hint(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None = None,
-                        where: str = "below") -> str:
+                        where: str = "below", maintainer: bool = False) -> str:
     """missing_spaces_runs as Markdown ("" when every aspect has a space)."""
-    return to_markdown(missing_spaces_runs(corpus, engine, seed, where))
+    return to_markdown(missing_spaces_runs(corpus, engine, seed, where, maintainer))
 
 
 def not_shared(query_kind: Kind, aspects: Sequence[str], seed: Article, shared: Mapping[str, list[str]]) -> tuple[str, ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from app_views.columns import Column, left_out_runs, missing_spaces_runs
+from app_views.columns import TRAIN_WHERE, Column, left_out_runs, missing_spaces_runs
 from app_views.explore_panel.grid import grid_data
 from app_views.explore_panel.mix_data import mix_data
 from app_views.explore_panel.seed_card import free_text_data, seed_card_data
@@ -15,30 +15,28 @@ from explore.corpus.model import Article, Corpus
 from explore.mix import seed_aspect_spaces
 from explore.neighbours import Neighbourhood
 
-TRAIN_WHERE = "on the Evaluation page (For maintainers)"
-
-
-def panel_notes(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None) -> list[list[dict]]:
+def panel_notes(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None,
+                maintainer: bool = False) -> list[list[dict]]:
     """The columns left out for this seed and, for a seed none of whose aspects has a space (so it gets no aspect
-    column at all), which aspects lack one and how to train it."""
+    column at all), which aspects lack one (and, for a `maintainer`, how to train it)."""
     notes = [left_out_runs(engine or Neighbourhood(corpus, {}), seed)]
-    untrained = missing_spaces_runs(corpus, engine, seed, where=TRAIN_WHERE)
+    untrained = missing_spaces_runs(corpus, engine, seed, where=TRAIN_WHERE, maintainer=maintainer)
     if untrained and not (engine and seed and seed_aspect_spaces(engine, seed)):
         notes.append(untrained)
     return [to_data(line) for line in notes if line]
 
 
 def panel_data(corpus: Corpus, engine: Neighbourhood | None, view: ExploreView, seed: Article | None,
-               columns: Sequence[Column], href: Callable[[str], str]) -> dict:
+               columns: Sequence[Column], href: Callable[[str], str], maintainer: bool = False) -> dict:
     """`seed` is the view's article seed (None for a free-text one); `href(article_id)` an article's Explore
-    address as the seed."""
+    address as the seed; a `maintainer` is also told how to train the spaces missing."""
     name = seed.title if seed is not None else (view.text or "")
     return {
         "seed": name,
         "seed_card": (seed_card_data(seed, any(card.inferred for column in columns for card in column.cards))
                       if seed is not None else free_text_data(name)),
         "trail": trail_data(corpus, view.trail),
-        "notes": panel_notes(corpus, engine, seed),
+        "notes": panel_notes(corpus, engine, seed, maintainer),
         "mix": mix_data(engine, seed, view.blend),
         "grid": grid_data(columns, view.per_row, href, name, view.k),
     }

@@ -27,9 +27,40 @@ def _charts(container) -> list[str]:
     return [html_text(element.proto.body) for element in container.get("html") if "an-bars" in element.proto.body]
 
 
-def test_no_report_names_the_command(app):
+MAINTAINERS_PASSWORD = "maintainers only"
+
+
+@pytest.fixture
+def maintainer(monkeypatch):
+    """The maintainers' password configured: the Evaluation page's maintainer section asks for it."""
+    monkeypatch.setenv("ASPECTNAV_STUDY_PASSWORD", MAINTAINERS_PASSWORD)
+
+
+def _everything_shown(at) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "code", "text") for e in getattr(at, kind)]
+    return "\n".join(map(str, parts)) + " ".join(element.proto.body for element in at.get("html"))
+
+
+def test_readers_get_no_maintainer_form_and_no_command_without_a_password(app, monkeypatch):
+    """Issue #54 item 1: any visitor could train a space (and read the shell commands) from the Evaluation page."""
+    monkeypatch.delenv("ASPECTNAV_STUDY_PASSWORD", raising=False)
     at = app("app_pages/evaluation.py")
     assert "No evaluation report yet" in at.info[0].value
+    assert not [e for e in at.expander if e.label.startswith("For maintainers")]
+    at = opened_maintainers(at)  # even a session that asks for the section gets nothing
+    assert not at.get("form_submit_button") and not at.code and not at.text_input
+    assert "python -m" not in _everything_shown(at)
+
+
+def test_the_maintainers_password_opens_the_commands_and_training(app, maintainer):
+    at = app("app_pages/evaluation.py")
+    at.session_state["eval_maintainers"] = True
+    at.run()
+    assert [b.label for b in at.get("form_submit_button")] == ["Unlock"]  # the login alone
+    assert not at.code and "python -m" not in _everything_shown(at)
+    at = unlock(at, "guess")
+    assert at.error[0].value == "Wrong password." and not at.code
+    at = unlock(at, MAINTAINERS_PASSWORD)
     assert "python -m training evaluate --corpus fixture" in at.code[0].value
 
 
@@ -96,13 +127,23 @@ def test_the_chart_follows_the_chosen_metric(app, report_file):
     assert "MAP@10 (mean average precision" in chart and chart.endswith("generic n/a country space 0.600"), chart
 
 
+def unlock(at, password: str):
+    """The maintainers' password given in the opened section's form."""
+    at.text_input(key="eval_maintainers_password").input(password)
+    next(b for b in at.get("form_submit_button") if b.label == "Unlock").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
 def opened_maintainers(at):
-    """The page again with the maintainers' expander opened (its body is drawn only then)."""
+    """The page again with the maintainers' expander opened (its body is drawn only then), unlocked where a
+    password is configured."""
     at.session_state["eval_maintainers"] = True
-    return at.run()
+    at.run()
+    return unlock(at, MAINTAINERS_PASSWORD) if at.text_input else at
 
 
-def test_the_build_commands_are_for_maintainers_only_and_drawn_when_opened(app, report_file):
+def test_the_build_commands_are_for_maintainers_only_and_drawn_when_opened(app, report_file, maintainer):
     at = app("app_pages/evaluation.py")
     [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]
     assert not maintainers.children and not at.code  # closed: nothing drawn in it
@@ -113,7 +154,7 @@ def test_the_build_commands_are_for_maintainers_only_and_drawn_when_opened(app, 
 
 
 @pytest.mark.slow  # trains a real head on MiniLM embeddings of the fixture (encoded once, seconds)
-def test_a_maintainer_trains_a_space_for_an_aspect_without_one(app, report_file, tmp_path):
+def test_a_maintainer_trains_a_space_for_an_aspect_without_one(app, report_file, tmp_path, maintainer):
     from explore.corpus.aspect_import import attach_aspect
     from explore.corpus.registry import open_corpus, store_corpus
     from explore.spaces import spaces_for
@@ -134,7 +175,7 @@ def test_a_maintainer_trains_a_space_for_an_aspect_without_one(app, report_file,
 
 
 @pytest.mark.slow
-def test_an_aspect_that_cannot_train_says_why_and_builds_nothing(app, report_file, tmp_path):
+def test_an_aspect_that_cannot_train_says_why_and_builds_nothing(app, report_file, tmp_path, maintainer):
     from explore.corpus.aspect_import import attach_aspect
     from explore.corpus.registry import open_corpus, store_corpus
     from explore.spaces import spaces_for
@@ -163,7 +204,7 @@ def test_a_report_over_seeds_shows_its_spread_in_the_table_and_as_error_bars(app
     assert "mean ± sd over split seeds 42, 43, 44: 96 train / 24 test articles. File: " in said
 
 
-def test_the_commands_shown_quote_hostile_aspect_names(hostile, app):
+def test_the_commands_shown_quote_hostile_aspect_names(hostile, app, maintainer):
     """Issue #25 item 2. The Evaluation page with the hostile corpus (aspect names with backticks, which a
     shell runs): no report, so the evaluate command; no space for its hostile aspects, so the train command."""
     import shlex

@@ -127,6 +127,17 @@ def test_free_text_without_an_encoder_says_so_per_column(app):
     assert "Links need an article seed" in notes and "Free text cannot be encoded" in notes
 
 
+def test_free_text_shows_readers_no_shell_command_and_maintainers_the_training(hostile, app, monkeypatch):
+    """Issue #54 item 1: free-text Explore showed every reader "python -m training train …"."""
+    monkeypatch.setenv("ASPECTNAV_STUDY_PASSWORD", "maintainers only")
+    at = app(text="a painter", corpus=hostile.name)
+    notes = " ".join(panel_notes(at))
+    assert "No space yet for aspects" in notes and "python -m" not in notes and "Train" not in notes
+    at.session_state["maintainer_unlocked"] = True  # what the maintainers' password leaves in the session
+    at.run()
+    assert "python -m training train" in " ".join(panel_notes(at))
+
+
 def test_url_text_is_shown_escaped(app):
     at = app(text="[click](https://example.org) *now*")
     # The panel draws text with textContent: the title arrives as written, never as Markdown or markup.

@@ -60,7 +60,7 @@ def test_corpus_page_charts_matches_reader_and_links(app, hostile):
     assert live_in_app(at) == [] and live_in_html_elements(at) == []
 
 
-def test_evaluation_page_aspect_headings_and_charts(app, hostile, isolated_home):
+def test_evaluation_page_aspect_headings_and_charts(app, hostile, isolated_home, monkeypatch):
     directory = isolated_home / "training" / "reports"
     directory.mkdir(parents=True)
     aspects = hostile.aspect_names
@@ -82,7 +82,9 @@ def test_evaluation_page_aspect_headings_and_charts(app, hostile, isolated_home)
     [notes] = [e.proto.body for e in at.get("html") if "What each row is" in e.proto.body]
     assert f"note ![n]({EVIL}/note.png)" in notes and live_in_html_elements(at) == []
     # the maintainers' hint names the aspects without a space, as text
+    monkeypatch.setenv("ASPECTNAV_STUDY_PASSWORD", "maintainers only")
     at.session_state["eval_maintainers"] = True
+    at.session_state["maintainer_unlocked"] = True  # what the maintainers' password leaves in the session
     at.run()
     assert live_in_app(at) == []
     [maintainers] = [e for e in at.expander if e.label.startswith("For maintainers")]

@@ -38,7 +38,7 @@ def test_the_missing_spaces_hint_shows_hostile_aspect_names_as_text():
     from tests.fixture_corpora import hostile_corpus
 
     corpus = hostile_corpus("evil.example")
-    hint = missing_spaces_hint(corpus, fixture_engine(corpus))  # a country space; none for the hostile aspects
+    hint = missing_spaces_hint(corpus, fixture_engine(corpus), maintainer=True)  # a country space only
     assert live_markup(hint) == []
     commands = code_spans(hint)  # whole, the backticks in the aspect's name included, quoted for the shell
     missing = [aspect for aspect in corpus.aspect_names if aspect != "country"]
@@ -141,9 +141,11 @@ def test_explore_names_the_seeds_aspects_without_a_space_and_how_to_train_one():
                 for i, a in enumerate(base.articles)]
     corpus = Corpus("mine", articles, Provenance(source="JSONL import of mine.jsonl", date="2026-01-01"))
     engine = fixture_engine(corpus)  # country and occupation spaces, none for industry
-    hint = missing_spaces_hint(corpus, engine, corpus.articles[0], where="on the Evaluation page")
+    hint = missing_spaces_hint(corpus, engine, corpus.articles[0], where="on the Evaluation page", maintainer=True)
     assert hint.startswith("No space yet for aspect industry\\. Train one on the Evaluation page, or with `")
     assert "--aspects industry" in hint
+    # a reader is told which aspect has no space, never how to train one: training writes to the data home
+    assert missing_spaces_hint(corpus, engine, corpus.articles[0]) == "No space yet for aspect industry\\."
     assert missing_spaces_hint(corpus, engine, corpus.articles[5]) == ""  # that seed has no industry label
 
 

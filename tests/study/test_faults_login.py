@@ -192,7 +192,7 @@ def test_failures_refusals_and_lockouts_are_logged_one_line_each_without_the_pas
                                                       + ["study results login locked", "study results login refused"])
     assert all("client=203.0.113.9" in line and "\n" not in line for line in lines)
     assert "secret-guess" not in caplog.text and PASSWORD not in caplog.text
-    assert at.session_state["study_results_login_session"] not in caplog.text  # only a digest of the session id
+    assert at.session_state["maintainer_login_session"] not in caplog.text  # only a digest of the session id
 
 
 def test_concurrent_failures_from_many_sessions_are_each_counted():
