@@ -60,6 +60,10 @@ class InvalidQueryError(AspectNavError):
     """A neighbours query is malformed (empty text, k <= 0, bad weights or kind)."""
 
 
+class CorpusBusyError(AspectNavError):
+    """Another process (or thread) is writing the corpus of that name; nothing was changed, run it again later."""
+
+
 class StorageError(AspectNavError):
     """The disk refused a read or write (full, read-only, over quota, no permission); the message says what to
     do and names no server path, so the app can show it as-is."""

@@ -6,7 +6,6 @@ import os
 import platform
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -15,6 +14,7 @@ from pathlib import Path
 from explore.errors import AspectNavError
 from explore.json_seal import json_plain
 from explore.names import check_name
+from explore.process_lock import held
 from explore.settings import REPO_ROOT, data_home
 from training.config import TrainingConfig
 
@@ -86,33 +86,16 @@ class Run:
     def lock(self) -> Iterator["Run"]:
         """Hold the run for this process, or raise RunBusyError naming the process that holds it. The OS lets go
         of the lock when its holder dies, killed or not: a stale lock never blocks a rerun."""
-        from filelock import FileLock, Timeout
-
         if os.environ.get("RANK", "0") != "0":  # a torchrun/accelerate worker: rank 0 holds the run for them all
             yield self
             return
-        self.path.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(self.path / LOCK_FILE)
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            raise RunBusyError(f"Run {self.path.name!r} is being trained by another process ({self._holder()}); wait "
-                               "for it to finish, or pass another --run-name.") from None
-        holder = self.path / HOLDER_FILE
-        try:
-            holder.write_text(json.dumps({"pid": os.getpid(), "host": platform.node(), "command": " ".join(sys.argv),
-                                          "since": datetime.now(timezone.utc).isoformat(timespec="seconds")}))
-            yield self
-        finally:
-            holder.unlink(missing_ok=True)
-            lock.release()
 
-    def _holder(self) -> str:
-        try:
-            holder = json.loads((self.path / HOLDER_FILE).read_text())
-            return f"pid {holder['pid']} on {holder['host']} since {holder['since']}: {holder['command']}"
-        except (OSError, ValueError, KeyError, TypeError):
-            return "it has only just started"
+        def busy(holder: str) -> RunBusyError:
+            return RunBusyError(f"Run {self.path.name!r} is being trained by another process ({holder}); wait for it "
+                                "to finish, or pass another --run-name.")
+
+        with held(self.path / LOCK_FILE, self.path / HOLDER_FILE, busy):
+            yield self
 
     def reset(self) -> None:
         """Forget checkpoints and records: the next `start` trains from scratch."""

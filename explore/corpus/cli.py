@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from explore.corpus.jsonl_import import import_jsonl
-from explore.corpus.registry import corpus_path, list_corpora, open_corpus, store_corpus
+from explore.corpus.registry import corpus_path, list_corpora, open_corpus, store_corpus, writing_corpus
 from explore.corpus.shipped import ship_build
 from explore.corpus.vital import build_vital_corpus, vital_fingerprint
 from explore.corpus.wikidata.cli import register_build, register_label
@@ -80,7 +80,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _build_vital(args) -> int:
     corpus = build_vital_corpus()
-    path = store_corpus(corpus)
+    with writing_corpus(corpus.name):
+        path = store_corpus(corpus)
     print(f"Built {corpus.name}: {len(corpus)} articles, {corpus.link_count} mention links -> {path}")
     if args.ship:
         shipped = ship_build(corpus, vital_fingerprint())
@@ -92,10 +93,11 @@ def _build_vital(args) -> int:
 def _import(args) -> int:
     from explore.errors import AspectNavError
 
-    corpus, report = import_jsonl(args.file, args.name)  # the file first: a bad one is not a matter of --force
-    if (corpus_path(args.name) / "corpus.json").exists() and not args.force:
-        raise AspectNavError(f"A corpus named {args.name!r} exists; pass --force to replace it.")
-    path = store_corpus(corpus)
+    with writing_corpus(args.name):  # held from the check to the store: a second import at once is told busy
+        corpus, report = import_jsonl(args.file, args.name)  # the file first: a bad one is not a matter of --force
+        if (corpus_path(args.name) / "corpus.json").exists() and not args.force:
+            raise AspectNavError(f"A corpus named {args.name!r} exists; pass --force to replace it.")
+        path = store_corpus(corpus)
     print(f"Imported {len(corpus)} articles into {args.name!r} -> {path}")
     for note in report.notes():
         print(note)
@@ -108,13 +110,14 @@ def _import_dump(args) -> int:
     from explore.names import check_name
 
     name = args.name or check_name(args.file.name.split("-", 1)[0].split(".", 1)[0], "corpus")
-    if (corpus_path(name) / "corpus.json").exists() and not args.force:  # before hours of reading, not after
-        raise AspectNavError(f"A corpus named {name!r} exists; pass --force to replace it (or --name another).")
     if args.batch_size < 1:
         raise AspectNavError(f"--batch-size must be at least 1, not {args.batch_size}.")
-    corpus, report = import_dump(args.file, name, args.top, batch_size=args.batch_size, columnar=args.columnar)
-    path = report.stored or store_corpus(corpus)
-    finish_import(name)
+    with writing_corpus(name):  # held from the check to the store: a second import at once is told busy
+        if (corpus_path(name) / "corpus.json").exists() and not args.force:  # before hours of reading, not after
+            raise AspectNavError(f"A corpus named {name!r} exists; pass --force to replace it (or --name another).")
+        corpus, report = import_dump(args.file, name, args.top, batch_size=args.batch_size, columnar=args.columnar)
+        path = report.stored or store_corpus(corpus)
+        finish_import(name)
     print(f"Imported {len(corpus)} articles into {name!r} {report.speed()} -> {path}")
     for note in report.notes():
         print(note)
@@ -124,8 +127,9 @@ def _import_dump(args) -> int:
 def _attach_aspect(args) -> int:
     from explore.corpus.aspect_import import attach_aspect
 
-    attached = attach_aspect(open_corpus(args.name), args.aspect, args.file, replace_existing=args.replace)
-    path = store_corpus(attached.corpus)
+    with writing_corpus(args.name):  # read, changed and stored by one command at a time: no aspect lost
+        attached = attach_aspect(open_corpus(args.name), args.aspect, args.file, replace_existing=args.replace)
+        path = store_corpus(attached.corpus)
     print(f"{attached.summary()} Stored -> {path}")
     return 0
 

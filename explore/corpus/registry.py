@@ -3,15 +3,18 @@ on first use (explore/corpus/shipped.py), or is built when that is stale, and is
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from explore.atomic_files import recover_directories, recover_directory
 from explore.corpus.model import Corpus
 from explore.corpus.shipped import BuiltinCorpus, built_by, copy_shipped, record_builder, shipped_build
 from explore.corpus.store import CARD_FILE, load_corpus, save_corpus
-from explore.errors import AspectNavError, DamagedCorpusError, UnknownCorpusError
+from explore.errors import AspectNavError, CorpusBusyError, DamagedCorpusError, UnknownCorpusError
 from explore.names import check_name, is_name
-from explore.settings import corpora_dir
+from explore.process_lock import held
+from explore.settings import corpora_dir, data_home
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,23 @@ def store_corpus(corpus: Corpus) -> Path:
     if builder is not None:
         record_builder(path, builder)
     return path
+
+
+def corpus_busy_error(name: str, holder: str) -> CorpusBusyError:
+    return CorpusBusyError(f"Corpus {name!r} is busy: another command is writing it ({holder}). Nothing was changed; "
+                           "run it again once that has finished.")
+
+
+@contextmanager
+def writing_corpus(name: str) -> Iterator[None]:
+    """Hold corpus `name` for writing while the block runs, or raise CorpusBusyError at once: two commands that read
+    or check a corpus and then store it (an import over its name, an attached aspect) would otherwise both report
+    success while the later store silently replaced the earlier."""
+    locks = data_home() / "locks"
+    name = check_name(name, "corpus")
+    with held(locks / f"corpus-{name}.lock", locks / f"corpus-{name}.holder.json",
+              lambda holder: corpus_busy_error(name, holder)):
+        yield
 
 
 def corpus_stamp(name: str) -> int | None:

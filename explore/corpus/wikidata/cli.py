@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from explore.corpus.registry import corpus_path, is_builtin, open_corpus, store_corpus
+from explore.corpus.registry import corpus_path, is_builtin, open_corpus, store_corpus, writing_corpus
 from explore.corpus.store import CARD_FILE
 from explore.corpus.wikidata.builder import BuildSettings, build_wikidata_corpus
 from explore.corpus.wikidata.http_etiquette import DEFAULT_USER_AGENT, Etiquette, FetchError
@@ -74,6 +74,11 @@ def _build_wikidata(args) -> int:
     recipe = load_recipe(args.recipe).with_overrides(limit=args.limit, noise=args.noise)
     recipe.require_class()
     name = check_name(args.name or recipe.name, "corpus")
+    with writing_corpus(name):  # held from the check to the store: a second build at once is told busy
+        return _build_wikidata_into(args, recipe, name)
+
+
+def _build_wikidata_into(args, recipe, name: str) -> int:
     if (corpus_path(name) / CARD_FILE).exists() and not args.force:
         raise AspectNavError(f"A corpus named {name!r} exists; pass --force to replace it or --name to pick another.")
     if args.user_agent == DEFAULT_USER_AGENT:
@@ -92,12 +97,17 @@ def _build_wikidata(args) -> int:
 
 
 def _label(args) -> int:
-    from explore.corpus.wikidata.corpus_labels import LabelSettings, label_corpus
-
     if args.output is None and is_builtin(args.corpus):
         raise AspectNavError(f"Corpus {args.corpus!r} is built in: labelling it in place would replace the labels it "
                              "ships with (and the next AspectNav would build it again over yours). Pass --output NAME "
                              "to store the labelled copy under another name.")
+    with writing_corpus(args.output or args.corpus):  # read, labelled and stored by one command at a time
+        return _label_held(args)
+
+
+def _label_held(args) -> int:
+    from explore.corpus.wikidata.corpus_labels import LabelSettings, label_corpus
+
     recipe = load_recipe(args.recipe)
     corpus = open_corpus(args.corpus)
     output = args.output or corpus.name
