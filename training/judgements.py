@@ -68,6 +68,10 @@ class Judgements:
                                          f"were judged) is a whole number from {DEPTHS.start} to {DEPTHS.stop - 1}.")
             if data.get("corpus_content_hash") is not None:
                 hashes[str(path)] = str(data["corpus_content_hash"])
+            if not isinstance(seeds, list) or not all(isinstance(entry, dict) and "seed" in entry and
+                                                      isinstance(entry.get("grades") or {}, dict) for entry in seeds):
+                raise TrainingInputError(f"Judgements {path}: each of `seeds` is an object with `seed` and `grades` "
+                                         f"(candidate id -> grade). {_SHAPE}")
             for entry in seeds:
                 seed = str(entry["seed"])
                 strata.setdefault(seed, str(entry.get("stratum", "")))

@@ -105,3 +105,11 @@ def test_a_pool_that_does_not_fit_the_corpus_is_refused_not_counted(tmp_path):
     unhashed = tmp_path / "unhashed.json"  # a pool written before the hash was recorded is checked by its ids alone
     unhashed.write_text(json.dumps({"corpus": "c", "seeds": [{"seed": "s", "grades": {"a": 1}}]}))
     Judgements.load(unhashed).check_against(corpus)
+
+
+@pytest.mark.parametrize("seeds", [[1], [{"grades": {"a": 1}}], [{"seed": "s", "grades": ["a"]}], {"s": 1}])
+def test_a_seed_entry_of_the_wrong_shape_is_refused_in_words(tmp_path, seeds):
+    path = tmp_path / "shape.json"
+    path.write_text(json.dumps({"corpus": "c", "seeds": seeds}))
+    with pytest.raises(TrainingInputError, match=r"shape\.json: each of `seeds` is an object with `seed` and `grades`"):
+        Judgements.load(path)
