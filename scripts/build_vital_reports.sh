@@ -16,10 +16,12 @@ SEEDS=(42 43 44)
 explore_report() {
   # `aspect:country`, `union:union`: the columns as Explore serves them (relevant first; explore/relevant_first.py)
   local share rows="links,generic,country=aspect:country,occupation=aspect:occupation,topic=aspect:topic"
+  rows+=",kind=aspect:kind,century=aspect:century,field=aspect:field"
   rows+=",union=union:union,intersection=intersection:intersection"
   for share in 0 0.05 0.1 0.15 0.2 0.3 0.5; do rows+=",your-mix-$share=default-mix:$share"; done
-  ASPECTNAV_HOME="$(mktemp -d)" python -m training evaluate --corpus vital --aspects country,occupation,topic \
-    --own-aspects country,occupation,topic --output assets/reports/vital-explore --spaces "$rows" > /dev/null
+  ASPECTNAV_HOME="$(mktemp -d)" python -m training evaluate --corpus vital \
+    --aspects country,occupation,topic,kind,century,field --own-aspects country,occupation,topic,kind,century,field \
+    --output assets/reports/vital-explore --spaces "$rows" > /dev/null
 }
 explore_report
 [ "${1:-}" = explore ] && exit 0

@@ -101,6 +101,7 @@ class Precision:
     source: str
     judged: int
     right: int
+    round: int = 1
 
     @property
     def value(self) -> float:
@@ -127,13 +128,14 @@ def load_judgements(path: Path = JUDGEMENTS_PATH) -> list[dict]:
 
 
 def label_precision(items: list[dict] | None = None) -> list[Precision]:
-    """Precision per judged (aspect, source): right / (right + wrong); an 'unsure' verdict is left out."""
+    """Precision per judged (aspect, source) in its latest round: right / (right + wrong); 'unsure' is left out."""
     items = load_judgements() if items is None else items
     table = []
     for aspect, source in JUDGED:
-        verdicts = [i["verdict"] for i in items if i["aspect"] == aspect and i["source"] == source]
-        decided = [v for v in verdicts if v in ("right", "wrong")]
-        table.append(Precision(aspect, source, len(decided), sum(v == "right" for v in decided)))
+        judged = [i for i in items if i["aspect"] == aspect and i["source"] == source]
+        latest = max((i.get("round", 1) for i in judged), default=1)
+        decided = [i["verdict"] for i in judged if i.get("round", 1) == latest and i["verdict"] in ("right", "wrong")]
+        table.append(Precision(aspect, source, len(decided), sum(v == "right" for v in decided), latest))
     return table
 
 
