@@ -12,6 +12,7 @@ from app_views.corpus_summary import corpus_summary
 from app_views.count_row import Count, count_row
 from app_views.html_table import Cell, html_table
 from app_views.markdown import escape_markdown, link_caption
+from app_views.one_line_title import cut_title_hover, one_line_title
 from app_views.view_session import explore_view
 
 SHOWN_MATCHES = 20  # matches listed at once; the page says when there are more
@@ -42,17 +43,18 @@ if matches:
     st.caption(f"Showing {len(shown)} of {len(matches):,} matches for {needle} (titles that start with it first, "
                f"shortest first): type more to narrow them." if len(shown) < len(matches) else
                f"{len(matches):,} match{'es' if len(matches) > 1 else ''} for {needle}.")
-    labels = {a.id: f"{a.title} — {a.description}" if a.description else a.title for a in shown}
+    labels = {a.id: f"{one_line_title(a.title)} — {a.description}" if a.description else one_line_title(a.title)
+              for a in shown}  # a radio option is a line: the header below shows the chosen title whole
     chosen = st.radio("Matches", list(labels), format_func=lambda i: escape_markdown(labels[i]), key="browse_choice")
     article = corpus[chosen]
     with st.container(border=True):
         show_article(article, heading=st.header)
         # Both links keep the user's k and blend: only the seed changes.
         explore_query = explore_view().url_query(corpus, seed_id=article.id) | corpus_param(corpus.name)
-        title = escape_markdown(article.title)
+        title, whole = escape_markdown(one_line_title(article.title)), cut_title_hover(article.title)
         with st.container(horizontal=True, vertical_alignment="center"):
             st.page_link("app_pages/explore.py", label=f"Explore from {title}", icon=":material/explore:",
-                         query_params=explore_query)
+                         query_params=explore_query, help=escape_markdown(whole) if whole else None)
             # A relative address: Explore is the app's default page, beside this one.
             st.link_button(f"Explore from {title} in a new tab", "./?" + urlencode(explore_query),
                            icon=":material/open_in_new:",

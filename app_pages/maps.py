@@ -27,6 +27,7 @@ from app_views.map_chart.payload import MapLayer
 from app_views.map_chart.prefetch import prefetch_layers
 from app_views.map_chart.events import AreaChosen, MapEvent, PointClicked, PointsUnserved, ViewChanged
 from app_views.maintainer_login import is_maintainer
+from app_views.one_line_title import one_line_title
 from app_views.map_controls import Choice, ControlChange, Count, Switch, map_controls
 from app_views.maps_panel import MarkedArticle, PanelMap, maps_panel, panel_data
 from app_views.maps_panel.events import OnMap, PanelEvent
@@ -476,7 +477,7 @@ elif colour_aspect:
     notes.append((plain(f"Colours: {colour_aspect} “{only}” in colour, the other points faint."),))
 marked_article = MarkedArticle(
     highlight, corpus[highlight].title,
-    (plain(f"Marked in {both_maps} (red ring): "), strong(corpus[highlight].title)),
+    (plain(f"Marked in {both_maps} (red ring): "), strong(one_line_title(corpus[highlight].title))),
     explore_hrefs(corpus)(highlight)) if highlight is not None else None
 maps_panel(panel_data([(plain(described),), *agreement], drawn,
                       _neighbours(engine, plan, sides, seed, titles) if listed else None, marked_article, notes,

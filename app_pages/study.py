@@ -13,6 +13,7 @@ import streamlit as st
 from app_views.corpus_choice import load_corpus
 from app_views.engine_cache import cached_engine
 from app_views.markdown import escape_markdown
+from app_views.one_line_title import one_line_title
 from app_views.page_script import run_script
 from app_views.participant_cookie import forget, remember, remembered_code
 from app_views.questionnaire_form import item_widget, page_answers, saved_value, widget_key
@@ -128,7 +129,7 @@ def ranking_area(flow, code: str, screen) -> None:
                           help="Click again to take it back" if rank else None, width="stretch")
     st.html(STICKY_RANKING_CSS)
     with ranking, st.container(border=True, key="study_ranking"):
-        slots = [f"{position}. **{escape_markdown(title_of[draft.picks[position - 1]])}**"
+        slots = [f"{position}. **{escape_markdown(one_line_title(title_of[draft.picks[position - 1]]))}**"
                  if position <= len(draft.picks) else f"{position}. :gray[— click an article]"
                  for position in range(1, screen.rank_depth + 1)]
         st.markdown(f"**Your top {screen.rank_depth}**\n\n" + "\n".join(slots))
@@ -208,7 +209,8 @@ def questionnaire_screen(flow, code: str, page) -> None:
         st.markdown("Here are the suggestions again, grouped into lists. Please answer the questions for each list.")
         for shown in page.lists:
             with st.container(border=True, key=f"study_q_list_{shown.letter}"):
-                st.markdown(f"**List {shown.letter}**: " + " · ".join(escape_markdown(t) for t in shown.titles))
+                st.markdown(f"**List {shown.letter}**: " + " · ".join(escape_markdown(one_line_title(t))
+                                                                     for t in shown.titles))
                 for item in page.items:
                     item_widget(item, widget_key(page, shown.letter, item), saved_value(page, shown.letter, item),
                                 on_change=save_page_draft, args=(flow, code, page))

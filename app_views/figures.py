@@ -9,6 +9,7 @@ import plotly.express as px
 import plotly.graph_objects as go
 
 from app_views.markdown import escape_html
+from app_views.one_line_title import one_line_title
 from app_views.region_names import PLOT_PX, placed_regions, pointer_boxes, region_annotations, visible_range
 from explore.corpus.model import Corpus
 from explore.map_density import DensityImage
@@ -73,7 +74,7 @@ def seed_title(points: MapPoints, title: str) -> str:
     """The seed's label on a map: its title, and the aspects of this map it has no label of (its place then
     says nothing about them)."""
     lacks = f" · no {' or '.join(points.seed_lacks)} label" if points.seed_lacks else ""
-    return f"★ {escape_html(title)}{escape_html(lacks)}"
+    return f"★ {escape_html(one_line_title(title))}{escape_html(lacks)}"  # the marker's hover has it whole
 
 
 def _texts(values: list[str], rows: list[int]) -> np.ndarray:
@@ -206,7 +207,7 @@ def map_figure(points: MapPoints, title: str, colours: dict[str, str], highlight
     if highlight in points.ids:
         row = points.ids.index(highlight)
         pointers.append(_pointer(points, *(float(v) for v in points.coords[row]),
-                                 escape_html(points.titles[row]), "#d62728", seed_label))
+                                 escape_html(one_line_title(points.titles[row])), "#d62728", seed_label))
     # names inside what is shown (closer in, a region named at the edge would be cut), apart from each other and
     # from the seed's and the clicked article's labels and marks
     ranges = visible_range(points, view)

@@ -10,6 +10,7 @@ import streamlit as st
 
 from app_views.enter_key import enter_pressed
 from app_views.markdown import escape_markdown
+from app_views.one_line_title import cut_title_hover, one_line_title
 from app_views.view_session import explore_view
 from explore.corpus.model import Corpus
 
@@ -85,12 +86,14 @@ def _title_search(corpus: Corpus, prompt: str = SEARCH_LABEL) -> None:
         for match in matches:
             for article_id in match.ids:
                 article = corpus[article_id]
-                label = f"{match.title} ({article_id})" if len(match.ids) > 1 else match.title
+                title = one_line_title(match.title)  # a button is one line: the whole title is its tooltip
+                label = f"{title} ({article_id})" if len(match.ids) > 1 else title
                 if match.alias:  # found by another name: say which ("World War II · “WW2”")
-                    label = f"{label} · “{match.alias}”"
+                    label = f"{label} · “{one_line_title(match.alias)}”"
+                said = "\n\n".join(filter(None, (cut_title_hover(match.title), article.description)))
                 if st.button(escape_markdown(label), key=SUGGESTION_PREFIX + article_id,
                              type="primary" if match.exact else "secondary",
-                             help=escape_markdown(article.description) or None):
+                             help=escape_markdown(said) or None):
                     view.set_seed(article_id)
                     st.rerun()
         if st.button(f"Read about {quoted} as free text", key=AS_TEXT_KEY, type="tertiary",

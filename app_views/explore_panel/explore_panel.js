@@ -60,7 +60,8 @@ function trail(data, send) {
     bar.appendChild(el("span", "an-sep", "›"));
     const node = button(`an-crumb an-${crumb.place}`, crumb.title, () => send("nav", index));
     if (crumb.place === "here") node.setAttribute("aria-current", "page");
-    if (crumb.place === "ahead") node.title = "Visited after this seed: forward goes there again";
+    const notes = [crumb.full, crumb.place === "ahead" ? "Visited after this seed: forward goes there again" : null];
+    if (notes.some(Boolean)) node.title = notes.filter(Boolean).join("\n");  // a cut title whole, on hover
     bar.appendChild(node);
   });
   return bar;

@@ -13,6 +13,7 @@ from pathlib import Path
 from app_views import map_chart, neighbour_list
 from app_views.event_component import mount_event_component
 from app_views.maps_panel.events import TRIGGERS, PanelEvent, parse_panel_event
+from app_views.one_line_title import cut_title_hover, one_line_title
 from app_views.rich_line import RICH_LINE_JS, RichLine, to_data
 
 HERE = Path(__file__).resolve().parent
@@ -44,7 +45,8 @@ def panel_data(intro: Sequence[RichLine], maps: Sequence[PanelMap], neighbours: 
     `weights` (the maps', then the list's when there is one), the `neighbours` list (neighbour_list.list_data) and
     `notes` under them."""
     return {"intro": [to_data(line) for line in intro],
-            "marked": {"id": marked.article_id, "title": marked.title, "said": to_data(marked.said),
+            "marked": {"id": marked.article_id, "title": one_line_title(marked.title),
+                       "full": cut_title_hover(marked.title), "said": to_data(marked.said),
                        "explore": marked.explore} if marked else None,
             "maps": [{**shown.data, "caption": to_data(shown.caption)} for shown in maps],
             "neighbours": neighbours, "notes": [to_data(note) for note in notes], "weights": list(weights)}

@@ -21,6 +21,7 @@ function markedRow(box, marked, send) { // the article a click marked: what it i
   box.hidden = !marked;
   if (!marked) return;
   box.dataset.id = marked.id;
+  if (marked.full) box.title = marked.full;  // a cut title whole, on hover
   box.appendChild(richLine(marked.said, "an-mp-marked-said", "span"));
   const map = el("button", "an-mp-action an-mp-map-from");
   map.type = "button";

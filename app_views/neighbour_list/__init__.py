@@ -4,9 +4,11 @@ Streamlit widgets it was four elements per article, a fifth of the page's work i
 JSON drawn with textContent only; the reader's choice comes back as a typed event (events.py)."""
 from __future__ import annotations
 
+
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from app_views.one_line_title import cut_title_hover, one_line_title
 from explore.map_neighbours import MapNeighbour
 
 HERE = Path(__file__).resolve().parent
@@ -22,7 +24,8 @@ def list_data(found: Sequence[MapNeighbour], seed_title: str, free_text: bool, k
         "seed": seed_title, "freeText": free_text,
         "caption": f"The {k} nearest in each space; cosine similarity in {' | '.join(titles)} "
                    "(bold: among that space's nearest).",
-        "items": [{"id": n.id, "title": n.title, "explore": explore_href(n.id),
+        "items": [{"id": n.id, "title": one_line_title(n.title), "full": cut_title_hover(n.title),
+                   "explore": explore_href(n.id),
                    "scores": [{"text": f"{similarity:.2f}", "near": rank is not None}
                               for similarity, rank in zip(n.similarities, n.ranks)]} for n in found],
     }

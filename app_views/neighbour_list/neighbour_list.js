@@ -28,7 +28,8 @@ function icon(name) {
 function item(data, send) {
   const row = el("li", "an-nl-item");
   row.dataset.id = data.id;
-  row.appendChild(el("div", "an-nl-title", data.title));
+  const title = row.appendChild(el("div", "an-nl-title", data.title));
+  if (data.full) title.title = data.full;  // a cut title whole, on hover
   const scores = el("div", "an-nl-scores");
   data.scores.forEach((score, index) => {
     if (index) scores.appendChild(document.createTextNode(" | "));

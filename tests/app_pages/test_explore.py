@@ -1,6 +1,8 @@
 """Explore through AppTest on the fixture corpus: seed, columns, reseed, trail, k, blend, URL, bad input."""
 import re
 
+import pytest
+
 from app_views.view_session import VIEW_KEY
 from app_views.view_state import ExploreView
 from explore.mix import DEFAULT_LINKS_SHARE
@@ -196,3 +198,34 @@ def test_a_url_typed_later_in_the_session_is_adopted(app):
     at.run()
     assert seed_title(at) == "Person 11" and len(cards(at, "generic")) == 3
     assert at.session_state[VIEW_KEY].trail.seeds == ["p7", "p11"]
+
+
+LONG_TITLE = "Person 0 " + "and an endless title " * 500  # over 10,000 characters
+
+
+@pytest.fixture
+def long_titled(app):
+    """The fixture corpus, its first article titled with LONG_TITLE, stored as `longtitle`."""
+    from dataclasses import replace
+
+    from explore.corpus import store_corpus
+    from explore.corpus.model import Corpus
+    from tests.fixture_corpora import fixture_corpus
+
+    base = fixture_corpus("longtitle")
+    articles = [replace(base.articles[0], title=LONG_TITLE), *base.articles[1:]]
+    store_corpus(Corpus("longtitle", articles, base.provenance))
+    return app
+
+
+def test_a_10000_character_title_is_one_short_line_in_the_trail_and_the_suggestions(long_titled):
+    """Issue #49 item 8: the title filled the first screen through the trail; now each one-line place cuts it, the
+    whole title on hover, and the seed's card shows it in full."""
+    at = long_titled(seed="p0", corpus="longtitle")
+    assert panel(at)["seed_card"]["title"] == LONG_TITLE  # the card itself: in full
+    cards(at, "links")[0].click().run()
+    crumb = panel(at)["trail"]["crumbs"][0]
+    assert len(crumb["title"]) <= 64 and crumb["title"].endswith("…") and crumb["full"] == LONG_TITLE
+    at.text_input(key="seed_picker").input("endless title").run()
+    suggestion = at.button(key="suggestion-p0")
+    assert len(suggestion.label) <= 64 and LONG_TITLE.strip()[:40] in suggestion.help.replace("\\", "")

@@ -4,6 +4,7 @@ import numpy as np
 
 from app_views.figures import colour_map, map_figure
 from app_views.markdown import escape_html
+from app_views.one_line_title import one_line_title
 from explore.maps import NO_LABEL, OTHER, MapPoints
 from tests.app_views.live_markup import live_in_figure
 from tests.fixture_corpora import hostile_corpus
@@ -23,7 +24,7 @@ def test_a_map_shows_hostile_labels_and_the_seed_title_as_text():
     assert live_in_figure(figure.to_plotly_json()) == []
     seed_label, clicked_label = figure.layout.annotations
     assert seed_label.text.startswith("★ ![pic](http://evil.example/title.png) Image &lt;img")
-    assert clicked_label.text == escape_html(titles[2])
+    assert clicked_label.text == escape_html(one_line_title(titles[2]))  # a label is one line: cut, then escaped
 
 
 def points_of(labels: list[str], role: list[str], ranks: dict[str, int]) -> MapPoints:

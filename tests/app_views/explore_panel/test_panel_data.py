@@ -43,6 +43,19 @@ def test_the_trail_marks_each_crumb_and_enables_only_the_steps_there_are():
     assert trail_data(corpus, Trail()) == {"back": False, "forward": False, "crumbs": []}
 
 
+def test_a_crumb_of_a_10000_character_title_is_one_short_line_with_the_whole_title_on_hover():
+    from explore.corpus.model import Corpus, Provenance
+
+    long = "Endless " * 1250
+    corpus = Corpus("long", [Article("a", long, "Lead."), Article("b", "Short", "Lead.")], Provenance("test", "2026"))
+    trail = Trail()
+    for seed in ("a", "b"):
+        trail.visit(seed)
+    crumbs = trail_data(corpus, trail)["crumbs"]
+    assert len(crumbs[0]["title"]) <= 64 and crumbs[0]["title"].endswith("…") and crumbs[0]["full"] == long
+    assert crumbs[1]["title"] == "Short" and crumbs[1]["full"] is None  # nothing cut: no tooltip
+
+
 def test_the_mix_shows_the_seeds_own_aspects_until_changed_and_keeps_other_corpora_weights():
     corpus = fixture_corpus()
     engine = fixture_engine(corpus)

@@ -17,7 +17,8 @@ def test_the_panel_s_data_keeps_every_text_as_runs_in_the_page_s_order():
                              [{"text": "Top-10", "style": "strong"}, {"text": " overlap", "style": "plain"}]]
     assert [m["underKey"] for m in data["maps"]] == ["a", "b"]
     assert data["maps"][1]["caption"][1] == {"text": "<b>Curie</b>", "style": "em"}  # text as is: never markup
-    assert data["marked"] == {"id": "Pierre_Curie", "title": "Pierre <Curie>", "explore": "?seed=Pierre+%3CCurie%3E",
+    assert data["marked"] == {"id": "Pierre_Curie", "title": "Pierre <Curie>", "full": None,
+                              "explore": "?seed=Pierre+%3CCurie%3E",
                               "said": [{"text": "Marked in both maps: ", "style": "plain"},
                                        {"text": "Pierre <Curie>", "style": "strong"}]}
     assert data["neighbours"] == {"items": []} and data["weights"] == [4, 4, 3]

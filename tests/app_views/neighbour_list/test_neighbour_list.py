@@ -16,7 +16,7 @@ def test_the_list_says_each_neighbour_s_similarities_and_where_to_explore_from_i
     assert data["caption"] == ("The 5 nearest in each space; cosine similarity in generic | country (aspect) "
                                "(bold: among that space's nearest).")
     first, second = data["items"]
-    assert first == {"id": "Pierre_Curie", "title": "Pierre <Curie>", "explore": "?seed=Pierre_Curie",
+    assert first == {"id": "Pierre_Curie", "title": "Pierre <Curie>", "full": None, "explore": "?seed=Pierre_Curie",
                      "scores": [{"text": "0.78", "near": True}, {"text": "0.88", "near": True}]}
     assert second["scores"] == [{"text": "0.08", "near": False}, {"text": "0.92", "near": True}]
     text = list_data(found, "a mountain", True, 5, ["generic"], lambda i: "?")
