@@ -167,7 +167,20 @@ def left_out_runs(engine: Neighbourhood, seed: Article | None) -> RichLine:
         runs += (((plain(" "),) if runs else ()) + (plain("Few articles close to "), emphasis(seed.title),
                  plain(f" share its {_either(aspects, 'and')}, so the {_spaces_are(engine, echoing)} left out: "
                        "they would only repeat generic's articles.")))
+    undrawn = [name for name in mixable_spaces(engine) if name in engine.spaces_not_drawn()
+               and seed_has_all_aspects(engine, seed, name)]
+    if undrawn:
+        ratios = " and ".join(f"{engine.spaces_not_drawn()[name]:.2f}" for name in undrawn)
+        one = len(undrawn) == 1
+        runs += (((plain(" "),) if runs else ()) + (plain(
+            f"The {_spaces_are(engine, undrawn)} not drawn as {'a column' if one else 'columns'}: on judged seeds "
+            f"{'its' if one else 'their'} cards were worth reading {ratios} times as often as generic's; "
+            f"{'it still weighs' if one else 'they still weigh'} in your mix."),))
     return runs
+
+
+def seed_has_all_aspects(engine: Neighbourhood, seed: Article, name: str) -> bool:
+    return all(seed_has_aspect(seed, aspect) for aspect in engine.spaces[name].aspects)
 
 
 def _spaces_are(engine: Neighbourhood, names: list[str]) -> str:

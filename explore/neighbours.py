@@ -18,7 +18,7 @@ from explore.errors import AspectNavError, InvalidQueryError, UnknownSpaceError
 from explore.links_column import SeedLinks, links_are_ranked, links_description, seed_links
 from explore.query import LINKS, SPACE_KINDS, Blend, Kind, Query
 from explore.ranking import LINKS_COMPONENT, ranked_rows
-from explore.relevant_first import RelevantFirst, pool_similarity, relevant_pool, shared_share, shared_term
+from explore.relevant_first import NOT_DRAWN, RelevantFirst, pool_similarity, relevant_pool, shared_share, shared_term
 from explore.spaces.space import Space
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
@@ -240,9 +240,17 @@ class Neighbourhood:
         only repeat generic (`spaces_not_worth_drawing`)."""
         left_out = set(self.spaces_seed_lacks(seed)) | set(self.spaces_not_worth_drawing(seed)) \
             if seed is not None else set()
+        left_out |= set(self.spaces_not_drawn())
         queries = [q for q in self.available_queries() if not (for_text and q.kind is Kind.LINKS)
                    and not (left_out and q.kind is not Kind.LINKS and set(self.resolve(q)) & left_out)]
         return queries + ([Query.blended(blend)] if blend is not None else [])
+
+    def spaces_not_drawn(self) -> dict[str, float]:
+        """Spaces of this corpus whose column Explore does not draw for any seed (relevant_first.NOT_DRAWN): their
+        judged cards were under the bar; name -> worth-reading P@5 as a share of generic's."""
+        if self.relevant_first is None:
+            return {}
+        return {name: ratio for name, ratio in NOT_DRAWN.get(self.corpus.name, {}).items() if name in self.spaces}
 
     def spaces_not_worth_drawing(self, seed: Article) -> list[str]:
         """Labelled spaces (of aspects `seed` has) whose column, served relevant first, shares its aspect with the

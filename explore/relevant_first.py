@@ -49,6 +49,12 @@ SERVING: Mapping[Kind, Serving] = {
 }
 
 
+# Labelled spaces a corpus does not draw as Explore columns: on its judged seeds their served cards were less worth
+# reading than generic's by more than the bar (worth-reading P@5 under 0.9 x generic's; space -> that ratio,
+# assets/reports/vital-judged.md). They still weigh in the reader's mix, colour the maps and serve studies.
+NOT_DRAWN: Mapping[str, Mapping[str, float]] = {"vital": {"kind": 0.80, "century": 0.88}}
+
+
 @dataclass(frozen=True)
 class RelevantFirst:
     """The serving of each kind of column that is served relevant first (the labelled spaces and the reader's mix;

@@ -8,7 +8,8 @@ import pytest
 from training.column_choice import BAR
 
 ROOT = Path(__file__).resolve().parents[2]
-POOLS = [ROOT / "assets" / "judgements" / f"vital-pool{i}.json" for i in (1, 2, 3, 4)]
+POOLS = sorted((p for p in (ROOT / "assets" / "judgements").glob("vital-pool*.json") if p.stem[10:].isdigit()),
+               key=lambda p: int(p.stem[10:]))  # every pool, the first (the frozen columns) first
 SHIPPED = ROOT / "assets" / "reports" / "vital-judged.json"
 
 
@@ -33,7 +34,8 @@ def test_the_shipped_judged_table_is_what_explore_serves_and_every_column_meets_
         if column in ("links", "generic"):
             continue  # the baselines
         assert figures["precision_vs_generic"] >= BAR, column  # worth reading ≥ 0.9 × generic's
-        assert figures["shares"] >= before[column]["shares"], column  # sharing the aspect at least as before
+        if column in before:  # a column new since the first pool has no before
+            assert figures["shares"] >= before[column]["shares"], column  # sharing the aspect at least as before
         assert figures["unjudged"] == 0, column  # every card shown was judged: nothing assumed
     mix, generic = now["your mix"], now["generic"]
     assert mix["precision"] >= generic["precision"] and mix["shares"] >= generic["shares"]
