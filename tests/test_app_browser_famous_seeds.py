@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from tests.browser import REPO, chromium, column_headings, grid_seed, idle, shot, streamlit_server, wait
+from tests.browser import REPO, buttons, chromium, column_headings, grid_seed, idle, shot, streamlit_server, wait
 from tests.browser_maps import drawn_maps
 
 pytestmark = pytest.mark.slow
@@ -77,6 +77,20 @@ def test_enter_takes_the_top_suggestion(server, browser):
     box.send_keys("\ue007")  # Enter
     wait(browser, lambda d: grid_seed(d) == "Wolfgang Amadeus Mozart", message="Enter took the composer")
     assert "seed=Wolfgang+Amadeus+Mozart" in browser.current_url
+
+
+def test_a_title_with_its_country_is_offered_and_enter_opens_it(server, browser):
+    """Issue #54 item 6: "paris france" offered nothing and Enter did nothing."""
+    browser.get(server)
+    idle(browser)
+    wait(browser, lambda d: d.execute_script("return !!(window.__anEnter && window.__anEnter.seed_picker);"),
+         message="the Enter listener for the box")
+    browser.find_element("css selector", '[class*="st-key-seed_picker"] input').send_keys("paris france")
+    wait(browser, lambda d: [b for b in buttons(d, "suggestion-") if b.text.strip() == "Paris"], message="Paris offered")
+    idle(browser)
+    shot(browser, "famous_paris_france_offered.png")
+    browser.find_element("css selector", '[class*="st-key-seed_picker"] input').send_keys("\ue007")  # Enter
+    wait(browser, lambda d: grid_seed(d) == "Paris", message="Enter took Paris")
 
 
 def test_an_own_corpus_without_trained_spaces_says_so_on_explore_and_maps(tmp_path):
