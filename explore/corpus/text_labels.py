@@ -9,11 +9,17 @@ from explore.corpus.model import Article
 from explore.corpus.thing_aspects import LabelledAspects, thing_aspects
 from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, PLACES_TOPIC, aspects_for
 
+MAX_DESCRIPTION_CHARS = 400  # Wikidata's short descriptions stay under 250 characters
+MAX_LEAD_CHARS = 2000  # the first sentence, with room
+
 
 def text_labels(title: str, description: str, topic: str, lead: str) -> LabelledAspects:
     """An article's labels from its own text, with their sources: a person's and a place's as `aspects_for` reads
     them (the description, else the lead), anything else's where, when and what kind (thing_aspects)."""
     labelled = LabelledAspects()
+    # A short description is a line; the rules read the lead's first sentence: what an import may hand in longer
+    # (a pasted article, a hostile file) is cut before any rule reads it, so no text costs more than these do.
+    description, lead = description[:MAX_DESCRIPTION_CHARS], lead[:MAX_LEAD_CHARS]
     own = aspects_for(title, description, topic, lead)
     from_description = aspects_for(title, description, topic, "")
     topic_labels = own.pop("topic", None)

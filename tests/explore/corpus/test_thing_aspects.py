@@ -62,3 +62,15 @@ def test_sources_survive_a_save_and_load_and_are_not_claimed_for_labels_replaced
     # a Wikidata run or an attached file replaces the labels and keeps the rest of the article as it was
     relabelled = dataclasses.replace(loaded, aspects={**loaded.aspects, "kind": ("revolution",)})
     assert relabelled.label_source("kind") is None
+
+
+def test_a_hostile_description_or_lead_is_read_only_as_far_as_a_description_or_first_sentence_goes():
+    """An import may hand in a megabyte where a line belongs: the rules read no further than MAX_*_CHARS, so the
+    labels are those of the start and nothing stored is the hostile text's."""
+    from explore.corpus.text_labels import MAX_DESCRIPTION_CHARS, text_labels
+
+    hostile = "1968 film by Q142\u0000<script>alert(1)</script> " + "x" * 1_000_000
+    found = text_labels("t", hostile, "Uncategorized", "Psycho is a 1960 American film. " + "1999–" * 200_000)
+    assert found.labels == {"century": ["20th century"], "kind": ["film or television"], "country": ["United States"]}
+    assert all(len(label) < 40 for labels in found.labels.values() for label in labels)
+    assert MAX_DESCRIPTION_CHARS < 1000
