@@ -14,6 +14,7 @@ from app_views.html_table import Cell, html_table
 from app_views.markdown import escape_markdown, link_caption
 from app_views.one_line_title import cut_title_hover, one_line_title
 from app_views.view_session import explore_view
+from explore.corpus.model import LABEL_CREDITS_DETAIL
 
 SHOWN_MATCHES = 20  # matches listed at once; the page says when there are more
 LABELS_PER_CHART = (5, 10, 15, 20, 30, 40)
@@ -25,8 +26,10 @@ summary = corpus_summary(corpus)
 st.html(count_row([Count("Articles", f"{summary.articles:,}"),
                    Count("Links", f"{summary.links:,}", help=link_caption(corpus)),
                    Count("Aspects", f"{len(summary.aspects):,}"), Count("Labels", f"{summary.labels:,}")]))
+label_credits = corpus.provenance.details.get(LABEL_CREDITS_DETAIL, "")
 st.caption(f"Source: {escape_markdown(corpus.provenance.source)} ({escape_markdown(corpus.provenance.date)}). "
-           f"Links: {link_caption(corpus)}.")
+           f"Links: {link_caption(corpus)}."
+           + (f" Some labels are derived from public tables: {escape_markdown(label_credits)}." if label_credits else ""))
 
 st.subheader("Find an article")
 query = st.text_input("Search titles", placeholder="e.g. Marie Curie", key="browse_query")

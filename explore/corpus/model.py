@@ -103,6 +103,8 @@ class Article:
 # Provenance detail: a JSON list of the ids the source itself ranks first (vital: the list's levels 1-3, the articles
 # readers try first); among equally good title matches they come first.
 PROMINENT_DETAIL = "prominent_ids"
+# Provenance detail: the credits of public tables some of the corpus's labels were derived from, for readers.
+LABEL_CREDITS_DETAIL = "label_credits"
 
 
 def reader_weights(incoming: Sequence[float], prominent: Sequence[bool]) -> np.ndarray:

@@ -93,6 +93,11 @@ class TableLabels:
         }
 
 
+def credits_line() -> str:
+    """The credit of every table some labels come from, in one line for a reader (the Corpus page)."""
+    return "; ".join(f"{table}: {credit}" for table, credit in CREDITS.items())
+
+
 def floruit_century(birth_year: int) -> str:
     """The century a person is labelled by from a birth year alone (the description rule: birth + 40)."""
     return century_label(birth_year + FLORUIT_AFTER_BIRTH)

@@ -13,9 +13,9 @@ from urllib.parse import quote
 
 from explore.corpus.lead_aliases import lead_aliases
 from explore.corpus.mention_links import COMMON_WORDS_DETAIL, build_title_index, common_word_titles, mention_links
-from explore.corpus.model import PROMINENT_DETAIL, Article, Corpus, Provenance
+from explore.corpus.model import LABEL_CREDITS_DETAIL, PROMINENT_DETAIL, Article, Corpus, Provenance
 from explore.corpus.label_source import LabelSource, origins
-from explore.corpus.table_labels import shipped_table_labels
+from explore.corpus.table_labels import credits_line, shipped_table_labels
 from explore.corpus.text_labels import text_labels
 from explore.corpus.thing_aspects import KIND_ASPECT, WHEN_ASPECT, WHERE_ASPECT
 from explore.corpus.vital_aspects import NO_TOPIC, PEOPLE_TOPIC, person_aspects_with_lead
@@ -137,7 +137,8 @@ def build_vital_corpus() -> Corpus:
                  COMMON_WORDS_DETAIL: json.dumps(common_word_titles([a.title for a in articles],
                                                                      [a.text for a in articles])),
                  # the list's levels 1-3 carry no topic of their own: the articles readers try first
-                 PROMINENT_DETAIL: json.dumps([article_id(r["title"]) for r in rows if r.get("topic") == NO_TOPIC])},
+                 PROMINENT_DETAIL: json.dumps([article_id(r["title"]) for r in rows if r.get("topic") == NO_TOPIC]),
+                 LABEL_CREDITS_DETAIL: credits_line()},
     )
     return infer_labels(Corpus(name="vital", articles=articles, provenance=provenance), tables)
 

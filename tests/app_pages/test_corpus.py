@@ -117,3 +117,34 @@ def test_the_counts_follow_an_aspect_attached_meanwhile(app, tmp_path):
     at.run()
     assert "Aspects 3 " in html_text(_html(at, "an-counts"))
     assert " era: top 2 of 2 labels (25% of articles labelled) " in html_text(_html(at, "an-chart-grid"))
+
+
+def test_a_corpus_with_labels_from_public_tables_credits_them(app):
+    """vital's labels from Pantheon 1.0 and the vital lists: the page credits the tables, as their provenance asks."""
+    import dataclasses
+
+    from explore.corpus.model import LABEL_CREDITS_DETAIL
+    from explore.corpus.registry import store_corpus
+    from tests.fixture_corpora import fixture_corpus
+
+    corpus = fixture_corpus("credited")
+    details = {**corpus.provenance.details, LABEL_CREDITS_DETAIL: "Pantheon 1.0: Yu et al. (2016), doi:10.7910/DVN/28201 *x*"}
+    corpus.provenance = dataclasses.replace(corpus.provenance, details=details)
+    store_corpus(corpus)
+    at = app("app_pages/corpus.py", corpus="credited")
+    caption = " ".join(c.value for c in at.caption)
+    assert at.title[0].value == "Corpus: credited", [t.value for t in at.title]
+    from app_views.markdown import escape_markdown
+
+    credit = "Pantheon 1.0: Yu et al. (2016), doi:10.7910/DVN/28201 *x*"
+    assert f"Some labels are derived from public tables: {escape_markdown(credit)}." in caption
+    assert "\\*x\\*" in caption  # escaped: a table's text is no markup
+
+
+def test_the_vital_build_carries_the_tables_credits():
+    from explore.corpus.model import LABEL_CREDITS_DETAIL
+    from explore.corpus.shipped import SHIPPED_CORPORA_DIR
+    from explore.corpus.store import load_corpus
+
+    credits = load_corpus(SHIPPED_CORPORA_DIR / "vital").provenance.details[LABEL_CREDITS_DETAIL]
+    assert "Pantheon 1.0" in credits and "doi:10.7910/DVN/28201" in credits and "CC BY-SA 4.0" in credits
