@@ -76,3 +76,18 @@ def test_the_maps_show_the_new_spaces_coloured_by_what_kind(server, browser):
     text = browser.find_element("css selector", '[data-testid="stMain"]').text
     assert "century" in text and "kind" in text and "Traceback" not in text
     shot(browser, "aspects_maps_century_kind.png")
+
+
+def test_the_evaluation_page_shows_how_right_the_labels_are(server, browser):
+    browser.get(f"{server}/evaluation")
+    wait(browser, lambda d: "How right the labels are" in d.find_element("css selector", '[data-testid="stMain"]').text,
+         timeout=300, message="the label-precision section of /evaluation")
+    idle(browser)
+    browser.execute_script("""
+        const h = [...document.querySelectorAll('[data-testid="stMain"] *')]
+            .find(e => e.children.length === 0 && e.textContent.startsWith('How right the labels are'));
+        h.scrollIntoView({block: 'start'});""")
+    time.sleep(1)
+    text = browser.find_element("css selector", '[data-testid="stMain"]').text
+    assert "kind" in text and "90.0%" in text and "birthplace" in text and "inferred from nearby articles" in text
+    shot(browser, "aspects_evaluation_label_precision.png")
