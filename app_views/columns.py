@@ -154,8 +154,10 @@ def left_out_runs(engine: Neighbourhood, seed: Article | None) -> RichLine:
         has_links = LINKS in engine.available_queries()
         heading = column_heading(LINKS, engine.corpus)
         return (plain(f"Links need an article seed, so the {heading} column is left out."),) if has_links else ()
-    absent = absent_aspect_spaces(engine, seed)
-    echoing = [name for name in mixable_spaces(engine) if name in engine.spaces_not_worth_drawing(seed)]
+    never = engine.spaces_not_drawn()  # named once, in their own sentence below
+    absent = [name for name in absent_aspect_spaces(engine, seed) if name not in never]
+    echoing = [name for name in mixable_spaces(engine) if name in engine.spaces_not_worth_drawing(seed)
+               and name not in never]
     runs: RichLine = ()
     if absent:
         lacking = list(dict.fromkeys(a for name in absent for a in engine.spaces[name].aspects
@@ -167,10 +169,9 @@ def left_out_runs(engine: Neighbourhood, seed: Article | None) -> RichLine:
         runs += (((plain(" "),) if runs else ()) + (plain("Few articles close to "), emphasis(seed.title),
                  plain(f" share its {_either(aspects, 'and')}, so the {_spaces_are(engine, echoing)} left out: "
                        "they would only repeat generic's articles.")))
-    undrawn = [name for name in mixable_spaces(engine) if name in engine.spaces_not_drawn()
-               and seed_has_all_aspects(engine, seed, name)]
+    undrawn = [name for name in mixable_spaces(engine) if name in never and seed_has_all_aspects(engine, seed, name)]
     if undrawn:
-        ratios = " and ".join(f"{engine.spaces_not_drawn()[name]:.2f}" for name in undrawn)
+        ratios = " and ".join(f"{never[name]:.2f}" for name in undrawn)
         one = len(undrawn) == 1
         runs += (((plain(" "),) if runs else ()) + (plain(
             f"The {_spaces_are(engine, undrawn)} not drawn as {'a column' if one else 'columns'}: on judged seeds "
