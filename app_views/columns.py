@@ -195,8 +195,10 @@ def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:
 
 
 def map_spaces(engine: Neighbourhood) -> list[str]:
-    """Space names a map can show, generic first."""
-    return sorted(engine.spaces, key=lambda name: (engine.spaces[name].kind != "generic", name))
+    """Space names a map can show: generic first, then those Explore draws as columns, then the others (a space
+    under the judged bar is no default map either: vital's default pair stays generic and country)."""
+    never = engine.spaces_not_drawn()
+    return sorted(engine.spaces, key=lambda name: (engine.spaces[name].kind != "generic", name in never, name))
 
 
 def space_label(engine: Neighbourhood, name: str) -> str:
