@@ -133,7 +133,8 @@ def test_corpus_search_first_capped_titles_bars_new_tab_link_and_label_to_maps(s
         cut: [...f.querySelectorAll('th')].filter(h => h.scrollWidth > h.clientWidth + 1).map(h => h.innerText),
         bars: [...f.querySelectorAll('.an-bar')].map(b => b.getBoundingClientRect().width),
         links: [...f.querySelectorAll('th a')].map(a => a.href)}))""")
-    assert len(charts) == 5 and all(" labels (" in chart["title"] for chart in charts), charts
+    # one chart per aspect: topic, country, occupation, century, place_type, and kind, field, birthplace (#48)
+    assert len(charts) == 8 and all(" labels (" in chart["title"] for chart in charts), charts
     for chart in charts:
         assert all(count.endswith(" articles") and count[0].isdigit() for _, count in chart["rows"]), chart
         assert chart["cut"] == [] and min(chart["bars"]) > 0 and chart["bars"] == sorted(chart["bars"], reverse=True)
@@ -146,7 +147,7 @@ def test_corpus_search_first_capped_titles_bars_new_tab_link_and_label_to_maps(s
     wait(driver, lambda d: [o for o in d.find_elements("css selector", '[role="option"]') if o.text == "5"],
          message="the labels-per-chart options")[0].click()
     wait(driver, lambda d: d.execute_script("""const f = [...document.querySelectorAll('figure.an-bars')];
-        return f.length === 5 && f.every(c => c.querySelectorAll('tr').length === 5);"""), message="5 bars a chart")
+        return f.length === 8 && f.every(c => c.querySelectorAll('tr').length === 5);"""), message="5 bars a chart")
     idle(driver)
     _scroll_to(driver, driver.find_element("css selector", ".st-key-corpus_top"), margin=120)
     shot(driver, "pages_corpus_charts_top5.png")

@@ -132,7 +132,7 @@ def test_a_free_text_seed_gets_its_own_mix_said_in_its_column(server, browser):
     assert headings[:2] == ["generic", "your mix"], headings
     column = next(c for c in driver.find_elements("css selector", ".an-col") if
                   c.find_element("css selector", ".an-heading").text.strip() == "your mix")
-    assert "Free text has no labels to pick spaces by" in column.text and re.search(r"(60|61)% generic similarity", column.text)
+    assert "Free text has no labels to pick spaces by" in column.text and re.search(r"(59|60|61)% generic similarity", column.text)  # 2-decimal weights, rounded
     assert len(column.find_elements("css selector", ".an-card")) >= 3
     shot(driver, "trips_free_text_mix.png")
 

@@ -75,7 +75,10 @@ def test_the_default_study_gets_credited_candidates_from_the_engine(engine, vita
         assert set(credited.get("links", ())) <= set(served[:3])
         # the aspect column is served relevant first (explore/relevant_first.py): the seed's related articles, those
         # sharing its label ranked up
-        assert all(task.label in vital_corpus[i].labels(task.aspect) for i in credited["aspect"]), task.id
+        # (this stand-in generic space pools the seed's country-mates too: now that events and works have a country,
+        # a Mexican painter's related pool holds two painters for three places, so the third shares nothing)
+        sharing = [task.label in vital_corpus[i].labels(task.aspect, inferred=True) for i in credited["aspect"]]
+        assert sum(sharing) >= 2, task.id
         assert 5 <= len(candidates) <= 12 + (task.check is not None)
 
 

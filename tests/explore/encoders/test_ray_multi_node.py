@@ -108,5 +108,6 @@ def test_a_worker_node_killed_mid_encode_and_the_space_still_equals_the_local_on
     assert killed_at and killed_at[0] < len(texts) // 2 and len(driver.workers) == 1
     local = minilm_local(texts)
     assert vectors.shape == local.shape
-    assert float((vectors * local).sum(axis=1).min()) >= 0.999999
+    # the same model on other processes: equal to float rounding (a CPU with AMX rounds its matmuls another way)
+    assert float((vectors * local).sum(axis=1).min()) >= 0.99999
     assert encoder.engine_record == EngineRecord(EncodeEngine.RAY, RayAddressKind.GCS, 2)
