@@ -13,7 +13,7 @@ from app_views.evaluation_table import TABLE_METRICS, metric_table, row_heading
 from app_views.html_table import Cell, html_table
 from app_views.html_text import Code, Emphasis, caption, heading
 from app_views.bar_chart import judged_bar_chart, metric_bar_chart
-from app_views.judged_table import judged_chart_rows, judged_rows
+from app_views.judged_table import judged_chart_rows, judged_rows, versus_rows, versus_summary
 from app_views.label_precision import label_precision_html
 from app_views.maintainer_login import maintainer_login, maintainer_password
 from app_views.markdown import escape_markdown
@@ -58,11 +58,20 @@ def worth_reading_section() -> bool:
     block = st.selectbox("Columns", list(report.blocks), key="judged_block", width=360,
                          help="What Explore draws now, or the columns as they were when the seeds were judged.")
     files = [part for path in report.judgements for part in (", ", Code(Path(path).name))][1:]
+    versus = versus_rows(report, block)
+    against = (heading("Against Wikipedia's Read more") + caption(
+        "Wikipedia's own Read more (a BM25 more-like-this text search, more linked-to articles first) is what readers "
+        "get today. Each column minus Read more, seed by seed on the seeds the column is drawn for, sharing counted by "
+        "the column's own aspect on both sides; in brackets the 95% interval of the difference: ", Emphasis("above"),
+        " or ", Emphasis("below"), " when it leaves out 0, ", Emphasis("within the spread"), " when it holds it. ",
+        versus_summary(report, block)) + html_table(versus, "Explore's columns against Wikipedia's Read more")
+               ) if versus else ""
     st.html(html_table(judged_rows(report, block), "Explore's columns on judged seeds")
             + caption(f"{report.pairs:,} judged pairs; mean ± sd over the seeds each column is drawn for. Files: ",
                       *files, ".")
             + judged_bar_chart(judged_chart_rows(report, block), "Worth reading and shares the aspect, per column "
                                "(mean ± sd over seeds)").html()
+            + against
             + heading("Sharing the seed's labels: each space as aspect retrieval") + RETRIEVAL)
     return True
 

@@ -35,7 +35,8 @@ def seed_area(corpus: Corpus, engine: Neighbourhood | None, engine_problem: str)
         return
     if engine_problem:
         st.warning(escape_markdown(engine_problem))
-    columns = explore_columns(corpus, engine, seed, view.text, view.k, shown_mix(engine, seed, view.blend))
+    columns = explore_columns(corpus, engine, seed, view.text, view.k, shown_mix(engine, seed, view.blend),
+                              view.read_more)
 
     def on_event(event: PanelEvent) -> None:
         apply_event(view, corpus, engine, seed, event)

@@ -22,6 +22,7 @@ class Card:
     also_in: tuple[str, ...] = ()  # labels of the other columns that show this article
     missing: tuple[str, ...] = ()  # "no shared country": the column's aspects this card shares no label of
     inferred: frozenset[str] = frozenset()  # aspects of `shared` whose label this card's article has only inferred
+    bm25_rank: int | None = None  # a Read more card's place by text match alone (it has no similarity to show)
 
     @property
     def bar(self) -> float:

@@ -28,10 +28,14 @@ from explore.map_neighbours import neighbour_ids
 from explore.map_placement import placed_by_neighbours
 from explore.mix import TEXT_GENERIC_SHARE
 from explore.neighbours import Neighbourhood, seed_has_aspect
-from explore.query import LINKS, Blend, Kind, Query
+from explore.query import LINKS, MORELIKE, Blend, Kind, Query
 from explore.spaces.store import TRAINING_RECORD_FILE, read_training_record
 from explore.ranking import LINKS_COMPONENT
 
+READ_MORE = "Wikipedia's Read more"
+READ_MORE_DESCRIPTION = ("What Wikipedia shows under an article today: the most distinctive words of its title and "
+                         "text searched with BM25 (more-like-this), articles more linked-to ranked up. A baseline: no "
+                         "aspect, no embedding; each card gives its place by text match alone.")
 TEXT_MIX_NOTE = (f"Free text has no labels to pick spaces by: generic counts {TEXT_GENERIC_SHARE:.0%}, the aspect "
                  "spaces share the rest.")
 
@@ -50,6 +54,8 @@ def column_heading(query: Query, corpus: Corpus | None = None) -> str:
     """A column's heading; the links column is "Wikipedia links" only for a corpus of Wikipedia text."""
     if query.kind is Kind.LINKS and corpus is not None and not corpus.from_wikipedia:
         return "Links"
+    if query.kind is Kind.MORELIKE:
+        return READ_MORE if corpus is None or corpus.from_wikipedia else "Read more (more like this)"
     if query.kind is Kind.ASPECT:
         return f"{query.name} space"
     if query.kind is Kind.BLEND:
@@ -64,6 +70,8 @@ def column_label(query: Query) -> str:
     """The column's name in a card's "also in" note."""
     if query.kind is Kind.BLEND:
         return "your mix"
+    if query.kind is Kind.MORELIKE:
+        return "Read more"
     return query.name if query.kind is Kind.ASPECT else str(query).replace(":", " ")
 
 
@@ -93,6 +101,8 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
     """What a column is, in one sentence a new reader understands."""
     if query.kind is Kind.LINKS:
         return engine.links_description()
+    if query.kind is Kind.MORELIKE:
+        return READ_MORE_DESCRIPTION
     if query.kind is Kind.BLEND:
         return mix_description(query.blend, _relevant_first(engine, Kind.BLEND) is not None)
     try:
@@ -147,13 +157,20 @@ def _graded_record(directory: str, stamp: int | None) -> bool:
         return False
 
 
-def left_out_runs(engine: Neighbourhood, seed: Article | None) -> RichLine:
+def left_out_runs(engine: Neighbourhood, seed: Article | None, read_more: bool = False) -> RichLine:
     """One line for the columns left out: the spaces built on an aspect the seed has no label of (aspect,
-    union, intersection), or the links column for a free-text seed. Empty when none is."""
+    union, intersection), or the links column (and Read more, when the reader asked for it) for a free-text seed.
+    Empty when none is."""
     if seed is None:
-        has_links = LINKS in engine.available_queries()
-        heading = column_heading(LINKS, engine.corpus)
-        return (plain(f"Links need an article seed, so the {heading} column is left out."),) if has_links else ()
+        needs = [("Links", column_heading(LINKS, engine.corpus))] if LINKS in engine.available_queries() else []
+        needs += [("Read more", column_heading(MORELIKE, engine.corpus))] if read_more and engine.baseline_queries() \
+            else []
+        if not needs:
+            return ()
+        one = len(needs) == 1
+        return (plain(f"{_either([what for what, _ in needs], 'and')} need{'s' * (needs[0][0] != 'Links' and one)} an "
+                      f"article seed, so the {_either([heading for _, heading in needs], 'and')} "
+                      f"{'column is' if one else 'columns are'} left out."),)
     never = engine.spaces_not_drawn()  # named once, in their own sentence below
     absent = [name for name in absent_aspect_spaces(engine, seed) if name not in never]
     echoing = [name for name in mixable_spaces(engine) if name in engine.spaces_not_worth_drawing(seed)
@@ -375,6 +392,9 @@ def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) 
         note = "This article links to no other article of the corpus."
     if query == LINKS and seed is not None:
         note = " ".join(filter(None, [note, hidden_note(corpus, engine.links_of(seed).hidden)]))
+    if query == MORELIKE and seed is not None:
+        note = engine.read_more(seed, len(results) or 1).left_out
+        cards = [replace(card, bm25_rank=result.bm25_rank) for card, result in zip(cards, results)]
     return _described(engine, query, cards, note)
 
 
@@ -383,12 +403,16 @@ def _described(engine: Neighbourhood, query: Query, cards: list[Card] | None = N
                   column_label(query))
 
 
-def _seed_queries(engine: Neighbourhood, seed: Article | None, blend: Blend | None) -> list[Query]:
-    """Links and generic, the reader's mix, then the spaces: for an article seed only the spaces whose
-    aspects it has (explore.neighbours.Neighbourhood.query_kinds); a free-text seed keeps every space, and
-    has no links."""
+def _seed_queries(engine: Neighbourhood, seed: Article | None, blend: Blend | None,
+                  read_more: bool = False) -> list[Query]:
+    """Links (and Wikipedia's Read more, when the reader asked for it) and generic, the reader's mix, then the
+    spaces: for an article seed only the spaces whose aspects it has (explore.neighbours.Neighbourhood.query_kinds);
+    a free-text seed keeps every space, and has neither links nor Read more."""
     queries = engine.query_kinds(for_text=seed is None, seed=seed)
-    first = sum(q.kind in (Kind.LINKS, Kind.GENERIC) for q in queries)
+    if read_more and seed is not None:
+        links = sum(q.kind is Kind.LINKS for q in queries)
+        queries = queries[:links] + engine.baseline_queries() + queries[links:]
+    first = sum(q.kind in (Kind.LINKS, Kind.MORELIKE, Kind.GENERIC) for q in queries)
     mix = [Query.blended(blend)] if engine.spaces and blend is not None else []
     return queries[:first] + mix + queries[first:]
 
@@ -406,13 +430,13 @@ def mark_repeats(columns: list[Column]) -> list[Column]:
 
 
 def explore_columns(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None, text: str | None, k: int,
-                    blend: Blend | None = None) -> list[Column]:
+                    blend: Blend | None = None, read_more: bool = False) -> list[Column]:
     """One column per query for an article seed (or a free-text seed), with the reader's mix third
-    when `blend` is given. A query that cannot answer yields an empty column whose note says why,
-    instead of failing the whole view."""
+    when `blend` is given and Wikipedia's Read more after the links when `read_more`. A query that cannot answer
+    yields an empty column whose note says why, instead of failing the whole view."""
     engine = engine if engine is not None else Neighbourhood(corpus, {})  # no spaces: links still answer
     columns = []
-    for query in _seed_queries(engine, seed, blend):
+    for query in _seed_queries(engine, seed, blend, read_more):
         try:
             if seed is not None:
                 results = engine.neighbours(seed, query, k)

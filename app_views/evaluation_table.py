@@ -17,7 +17,7 @@ from training.rankings import DefaultMix
 from training.report import DESCRIPTIVE, METRICS, EvaluationReport, metric_header
 
 TABLE_METRICS = (*METRICS, "agts", *DESCRIPTIVE)
-EXPLORE_KINDS = (Kind.LINKS, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION)
+EXPLORE_KINDS = (Kind.LINKS, Kind.MORELIKE, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION)
 
 
 def row_heading(report: EvaluationReport, row: str) -> str:

@@ -6,6 +6,7 @@ from app_views.columns import column_heading
 from app_views.html_table import Cell
 from explore.errors import InvalidQueryError
 from explore.query import Query
+from training.baseline_comparison import ABOVE, BELOW, MEASURES, difference_of, where_the_baseline_wins
 from training.judged_columns import YOUR_MIX
 from training.judged_report import JudgedReport
 
@@ -46,3 +47,27 @@ def judged_chart_rows(report: JudgedReport, block: str) -> list[dict]:
     return [{"column": judged_heading(column), "worth reading": r["precision"], "worth reading sd": r["precision_sd"],
              "shares the aspect": r["shares"], "shares the aspect sd": r["shares_sd"]}
             for column, r in report.blocks[block].items()]
+
+
+def versus_rows(report: JudgedReport, block: str) -> list[dict[str, Cell]]:
+    """Per column: its paired difference from Wikipedia's Read more on each measure, with the 95% interval, the
+    verdict in words (bold where the column is above, italics where Read more wins); [] without a comparison."""
+    rows = []
+    for column, measures in report.versus.get(block, {}).items():
+        row = {"column": Cell(judged_heading(column)),
+               "seeds": Cell(str(max((m["seeds"] for m in measures.values()), default=0)), number=True)}
+        for measure, words in MEASURES.items():
+            if measure not in measures:
+                row[f"vs Read more: {words}"] = Cell("n/a", number=True)
+                continue
+            d = difference_of(measures[measure])
+            row[f"vs Read more: {words}"] = Cell(f"{d.mean:+.3f} [{d.low:+.2f}, {d.high:+.2f}] {d.verdict}",
+                                                   strong=d.verdict == ABOVE, note=d.verdict == BELOW, number=True)
+        rows.append(row)
+    return rows
+
+
+def versus_summary(report: JudgedReport, block: str) -> str:
+    """Plain sentences: where Read more wins (or that it wins nowhere) and where it ties ("" without a comparison)."""
+    versus = report.versus.get(block)
+    return " ".join(where_the_baseline_wins(versus, judged_heading)) if versus else ""

@@ -1,5 +1,6 @@
 """The explore view's state in the URL: ?seed=<title or id>&text=<free text>&k=<n>&cols=<n>&blend=a:0.7,b:0.3
-(the blend spelled as explore.query.Blend spells it everywhere), and the Maps page's own part (MapState).
+&readmore=1 (the blend spelled as explore.query.Blend spells it everywhere; readmore adds Wikipedia's Read more
+column), and the Maps page's own part (MapState).
 
 The URL holds what a user would share: the seed (a title when it is unique, else the id), or a
 free-text query, the number of cards per column, the columns per row and the blend weights. Parsing never raises;
@@ -28,7 +29,12 @@ class ViewState:
     k: int = DEFAULT_K
     blend: Blend | None = None
     per_row: int = DEFAULT_PER_ROW
+    read_more: bool = False  # Wikipedia's Read more column shown (off by default: a baseline to compare with)
     problems: list[str] = field(default_factory=list)
+
+
+READ_MORE_PARAM = "readmore"
+_ON, _OFF = ("1", "on", "true", "yes"), ("0", "off", "false", "no", "")
 
 
 def parse_blend(value: str) -> tuple[Blend | None, list[str]]:
@@ -66,6 +72,13 @@ def parse_query(params: Mapping[str, str]) -> ViewState:
     if params.get("blend"):
         state.blend, problems = parse_blend(params["blend"])
         state.problems.extend(problems)
+    if READ_MORE_PARAM in params:
+        value = str(params[READ_MORE_PARAM]).strip().lower()
+        if value in _ON or value in _OFF:
+            state.read_more = value in _ON
+        else:
+            state.problems.append(f"{READ_MORE_PARAM}={params[READ_MORE_PARAM]!r} ignored: say {READ_MORE_PARAM}=1 to "
+                                  "show Wikipedia's Read more")
     return state
 
 
@@ -82,6 +95,8 @@ def to_query(state: ViewState) -> dict[str, str]:
         query["cols"] = str(state.per_row)
     if state.blend is not None:
         query["blend"] = str(state.blend)
+    if state.read_more:
+        query[READ_MORE_PARAM] = "1"
     return query
 
 

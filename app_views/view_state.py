@@ -43,6 +43,7 @@ class ExploreView:
     k: int = DEFAULT_K
     blend: Blend | None = None
     per_row: int = DEFAULT_PER_ROW  # columns per row on Explore
+    read_more: bool = False  # Wikipedia's Read more column shown beside the others
     url_written: dict[str, str] | None = None  # the query last written; any other one was loaded or typed
 
     # --- the seed and the trail ---------------------------------------------------------------------
@@ -116,7 +117,7 @@ class ExploreView:
         if not query or query == self.url_written:
             return []
         state = parse_query(query)
-        self.k, self.per_row = state.k, state.per_row
+        self.k, self.per_row, self.read_more = state.k, state.per_row, state.read_more
         self.blend, problems = fit_to_sliders(state.blend)
         problems = state.problems + problems
         if state.seed:
@@ -138,4 +139,5 @@ class ExploreView:
         seed = seed_param(corpus.ids_by_title, seed_id, corpus[seed_id].title) if seed_id in corpus else None
         if seed is None and text is None:  # kept until the reader picks a title, so a reload asks again
             seed = self.missing_seed
-        return to_query(ViewState(seed=seed, text=text, k=self.k, blend=self.blend, per_row=self.per_row))
+        return to_query(ViewState(seed=seed, text=text, k=self.k, blend=self.blend, per_row=self.per_row,
+                                  read_more=self.read_more))

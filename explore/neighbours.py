@@ -16,31 +16,34 @@ import numpy as np
 from explore.corpus.model import Article, Corpus
 from explore.errors import AspectNavError, InvalidQueryError, UnknownSpaceError
 from explore.links_column import SeedLinks, links_are_ranked, links_description, seed_links
-from explore.query import LINKS, SPACE_KINDS, Blend, Kind, Query
+from explore.query import LINKS, MORELIKE, SPACE_KINDS, Blend, Kind, Query
 from explore.ranking import LINKS_COMPONENT, ranked_rows
 from explore.relevant_first import NOT_DRAWN, RelevantFirst, pool_similarity, relevant_pool, shared_share, shared_term
 from explore.spaces.space import Space
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
     from explore.encoders.encoder import EncodeProgress
+    from explore.morelike import ReadMore
 
 TEXT_CACHE_SIZE = 64
 SEED_CACHE_SIZE = 1024  # (seed, query, k) answers: ~10 columns for each of the last ~100 seeds
 LABELLED_KINDS = (Kind.ASPECT.value, Kind.UNION.value, Kind.INTERSECTION.value)  # spaces trained on labels
 TOP_CHECKED = 5  # the cards a reader sees first: a column must share its aspect among them to be drawn
 FEW_SHARED = 2  # fewer of them sharing the column's aspect: the column is not drawn (spaces_not_worth_drawing)
-READING_ORDER = (Kind.LINKS, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION, Kind.SPACE, Kind.BLEND)
+READING_ORDER = (Kind.LINKS, Kind.MORELIKE, Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION, Kind.SPACE, Kind.BLEND)
 
 
 @dataclass(frozen=True)
 class Neighbour:
-    """One result. `score`: cosine (weighted for blend; None for links). `shared`: the aspect
-    labels it shares with the seed article (empty for a free-text seed) — the explanation."""
+    """One result. `score`: cosine (weighted for blend; None for links and Read more). `shared`: the aspect
+    labels it shares with the seed article (empty for a free-text seed) — the explanation. `bm25_rank`: a Read more
+    card's place by text match alone, before popularity reordered it (None for every other column)."""
 
     id: str
     title: str
     score: float | None
     shared: dict[str, list[str]] = field(default_factory=dict)
+    bm25_rank: int | None = None
 
 
 def seed_has_aspect(seed: Article, aspect: str) -> bool:
@@ -69,6 +72,7 @@ class Neighbourhood:
         self._text_lock = threading.Lock()  # the app serves several sessions from threads
         # A page asks a seed's links up to three times (column, its note, a blend weighing links).
         self._links_of_id = functools.lru_cache(maxsize=TEXT_CACHE_SIZE)(self._served_links)
+        self._read_more = functools.lru_cache(maxsize=TEXT_CACHE_SIZE)(self._served_read_more)
         # A reader's trail (Back, Forward, a crumb) and every rerun of a page ask the same seed again: its rows
         # per (row, query, k) are kept (lru_cache is thread-safe; the engine is rebuilt when spaces change).
         self._seed_rows = functools.lru_cache(maxsize=SEED_CACHE_SIZE)(self._ranked_seed_rows)
@@ -118,6 +122,8 @@ class Neighbourhood:
         query = Query.parse(query)
         if query.kind is Kind.LINKS:
             raise InvalidQueryError("Links are not ranked by a space.")
+        if query.kind is Kind.MORELIKE:
+            raise InvalidQueryError("Read more is ranked by a text search, not by a space.")
         if query.kind is Kind.BLEND:
             if LINKS_COMPONENT in query.blend.names and self.corpus.provenance.links == "none":
                 raise UnknownSpaceError(f"Blend {query.blend} weighs links, but corpus {self.corpus.name!r} has none. "
@@ -139,6 +145,9 @@ class Neighbourhood:
         query = Query.parse(query)
         if query.kind is Kind.LINKS:
             return self._links(article, k)
+        if query.kind is Kind.MORELIKE:
+            return [self._neighbour(self.corpus.articles[card.row].id, None, article, bm25_rank=card.bm25_rank)
+                    for card in self.read_more(article, k).cards]
         rows, scores = self._seed_rows(self.corpus.position[article.id], query, k)
         return [self._neighbour(self.corpus.articles[r].id, round(float(s), 6), article) for r, s in zip(rows, scores)]
 
@@ -206,8 +215,9 @@ class Neighbourhood:
         if text is None or not str(text).strip():
             raise InvalidQueryError("Empty query: type a sentence or pick an article.")
         query = Query.parse(query)
-        if query.kind is Kind.LINKS:
-            raise InvalidQueryError("Links need an article seed, not free text.")
+        if query.kind in (Kind.LINKS, Kind.MORELIKE):
+            raise InvalidQueryError(f"{'Links need' if query.kind is Kind.LINKS else 'Read more needs'} an article "
+                                    "seed, not free text.")
         mix = self.resolve(query)
         if LINKS_COMPONENT in mix:
             raise InvalidQueryError(f"Blend {query.blend} weighs links, which need an article seed, not free text.")
@@ -275,6 +285,20 @@ class Neighbourhood:
         return [name for name, space in self.spaces.items() if space.kind in LABELLED_KINDS
                 and not all(seed_has_aspect(seed, aspect) for aspect in space.aspects)]
 
+    def baseline_queries(self) -> list[Query]:
+        """Queries no space answers that a reader may add as a column and a study or evaluation may name: Wikipedia's
+        own Read more (explore/morelike.py). Never drawn unless asked."""
+        return [MORELIKE] if len(self.corpus) else []
+
+    def read_more(self, seed: "str | Article", k: int = 3) -> "ReadMore":
+        """The seed's Read more (explore/morelike.py): its index built on first use, then kept on disk."""
+        return self._read_more(self.resolve_seed(seed).id, _check_k(k))
+
+    def _served_read_more(self, article_id: str, k: int) -> "ReadMore":
+        from explore.morelike import morelike_index
+
+        return morelike_index(self.corpus).read_more(self.corpus[article_id], k)
+
     def links_of(self, seed: "str | Article") -> SeedLinks:
         """The seed's links as the links column serves them (explore/links_column.py): common-word
         mentions hidden, ordered by generic similarity to the seed unless the corpus ranks its links."""
@@ -340,10 +364,11 @@ class Neighbourhood:
         raise InvalidQueryError(f"Kind {str(query)!r} matches {len(matches)} spaces of corpus "
                                 f"{self.corpus.name!r}; name one: {choices}.")
 
-    def _neighbour(self, article_id: str, score: float | None, seed: Article | None) -> Neighbour:
+    def _neighbour(self, article_id: str, score: float | None, seed: Article | None,
+                   bm25_rank: int | None = None) -> Neighbour:
         article = self.corpus[article_id]
         shared = seed.shared_labels(article) if seed is not None else {}
-        return Neighbour(article.id, article.title, score, shared)
+        return Neighbour(article.id, article.title, score, shared, bm25_rank)
 
     def _encode_text(self, text: str, names: list[str]) -> dict[str, np.ndarray]:
         """Query vectors of `text` per space; a base encoder shared by several heads runs once."""

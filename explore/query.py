@@ -2,7 +2,7 @@
 
 One spelling everywhere (CLI `--kind`, URL, study files, `training evaluate --spaces`, benchmarks):
 
-    links | generic[:<space>] | aspect:<aspect or space> | union[:<space>] | intersection[:<space>]
+    links | morelike | generic[:<space>] | aspect:<aspect or space> | union[:<space>] | intersection[:<space>]
     | space:<space> | blend:<space>:<weight>,<space>:<weight>,...
 
 A blend on its own (the URL's `?blend=`, the CLI's `--blend`) is `<space>:<weight>,...`; in a blend,
@@ -24,6 +24,7 @@ from explore.errors import InvalidQueryError
 
 class Kind(str, Enum):
     LINKS = "links"
+    MORELIKE = "morelike"  # Wikipedia's own "Read more" (explore/morelike.py): a baseline, no space
     GENERIC = "generic"
     ASPECT = "aspect"
     UNION = "union"
@@ -37,7 +38,7 @@ class Kind(str, Enum):
 
 # Kinds whose spaces the engine stores under that same kind (explore.spaces.Space.kind).
 SPACE_KINDS = (Kind.GENERIC, Kind.ASPECT, Kind.UNION, Kind.INTERSECTION)
-SPELLINGS = ("links", "generic[:<space>]", "aspect:<name>", "union[:<space>]", "intersection[:<space>]",
+SPELLINGS = ("links", "morelike", "generic[:<space>]", "aspect:<name>", "union[:<space>]", "intersection[:<space>]",
              "space:<space>", "blend:<space>:<weight>,<space>:<weight>")
 
 
@@ -131,7 +132,7 @@ class Query:
         object.__setattr__(self, "kind", Kind(self.kind))
         if (self.kind is Kind.BLEND) != (self.blend is not None):
             raise InvalidQueryError("A blend query carries weights, and only a blend query does.")
-        if self.name is not None and self.kind in (Kind.LINKS, Kind.BLEND):
+        if self.name is not None and self.kind in (Kind.LINKS, Kind.MORELIKE, Kind.BLEND):
             raise InvalidQueryError(f"Kind {self.kind} takes no name; got {self.kind}:{self.name}.")
         if self.name is None and self.kind in (Kind.ASPECT, Kind.SPACE):
             raise InvalidQueryError(f"Kind {self.kind} needs a name: {self.kind}:<name>. Valid kinds: "
@@ -179,6 +180,7 @@ class Query:
 
 
 LINKS = Query(Kind.LINKS)
+MORELIKE = Query(Kind.MORELIKE)
 GENERIC = Query(Kind.GENERIC)
 
 

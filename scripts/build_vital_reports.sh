@@ -15,7 +15,7 @@ SEEDS=(42 43 44)
 # DEFAULT_LINKS_SHARE (docs/training.md, "The links share of your mix").
 explore_report() {
   # `aspect:country`, `union:union`: the columns as Explore serves them (relevant first; explore/relevant_first.py)
-  local share rows="links,generic,country=aspect:country,occupation=aspect:occupation,topic=aspect:topic"
+  local share rows="links,morelike,generic,country=aspect:country,occupation=aspect:occupation,topic=aspect:topic"
   rows+=",kind=aspect:kind,century=aspect:century,field=aspect:field"
   rows+=",union=union:union,intersection=intersection:intersection"
   for share in 0 0.05 0.1 0.15 0.2 0.3 0.5; do rows+=",your-mix-$share=default-mix:$share"; done

@@ -73,13 +73,14 @@ def main() -> None:
         serving = {kind: Serving(n, g, label) for kind in (Kind.ASPECT, Kind.UNION, Kind.INTERSECTION)}
         engine.relevant_first = RelevantFirst({**serving, Kind.BLEND: Serving(n)})
         engine._seed_rows.cache_clear()
-        grid[("labelled", (n, g, label))] = figures_of(engine, judgements, served_lists(engine, judgements.seeds))
+        grid[("labelled", (n, g, label))] = figures_of(engine, judgements,
+                                                       served_lists(engine, judgements.seeds, baselines=False))
     for n, g, links, label in itertools.product(POOL_SIZES, MIX_GENERIC_SHARES, LINKS_SHARES, LABEL_WEIGHTS):
         engine.relevant_first = RelevantFirst({Kind.BLEND: Serving(n, 0.0, label)})
         engine._seed_rows.cache_clear()
         mix_for = partial(default_mix, links_share=links, generic_share=g)
-        grid[("mix", (n, g, links, label))] = figures_of(engine, judgements,
-                                                         served_lists(engine, judgements.seeds, mix_for=mix_for))
+        grid[("mix", (n, g, links, label))] = figures_of(
+            engine, judgements, served_lists(engine, judgements.seeds, mix_for=mix_for, baselines=False))
 
     for kind in (Kind.ASPECT, Kind.UNION, Kind.INTERSECTION, Kind.BLEND):
         family = "mix" if kind is Kind.BLEND else "labelled"

@@ -27,6 +27,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--sheets", type=Path, help="folder for the judges' blind sheets")
     parser.add_argument("--about", default="")
+    parser.add_argument("--baselines", action="store_true",
+                        help="pool the columns a reader may add too (Wikipedia's Read more)")
+    parser.add_argument("--only", nargs="*", default=None,
+                        help="pool only these columns (query spellings, e.g. morelike)")
     parser.add_argument("--grades", type=Path, nargs="*", help="the judges' grades to merge into --out")
     args = parser.parse_args()
     if args.grades:
@@ -52,8 +56,8 @@ def main() -> None:
     records, sheet = [], []
     for seed_id in judgements.seeds:
         seed = corpus[seed_id]
-        tops = column_tops(engine, seed)
-        new = [c for ids in tops.values() for c in ids
+        tops = column_tops(engine, seed, baselines=args.baselines)
+        new = [c for column, ids in tops.items() if args.only is None or column in args.only for c in ids
                if judgements.grade(seed_id, c) is None and (seed_id, c) not in pooled]
         if not new:
             continue

@@ -44,7 +44,8 @@ class StudyDefinitionError(AspectNavError):
 @dataclass(frozen=True)
 class Source:
     """Where candidates come from. `label` is what the analysis reports; `query` what the engine runs
-    (any explore.query spelling: `links`, `generic`, `aspect:<name>`, `union`, `blend:a:0.7,b:0.3`, ...)."""
+    (any explore.query spelling: `links`, `morelike` (Wikipedia's Read more), `generic`, `aspect:<name>`, `union`,
+    `blend:a:0.7,b:0.3`, ...)."""
 
     label: str
     query: Query
@@ -512,7 +513,7 @@ def check_study(study: StudyDefinition, corpus, known_spaces: Iterable[str] | No
                 raise StudyDefinitionError(
                     f"{here}, source {source.label!r}: unknown space {unknown[0]!r}; known: {', '.join(sorted(spaces))}."
                 )
-            if resolve is not None and source.query.kind is not Kind.LINKS:
+            if resolve is not None and source.query.kind not in (Kind.LINKS, Kind.MORELIKE):  # neither is a space
                 _query(lambda: resolve(source.query), here, source.label)
             if source.query.kind is Kind.LINKS and corpus.provenance.links == "none":
                 raise StudyDefinitionError(f"{here}: source 'links' but corpus {corpus.name!r} has no links.")

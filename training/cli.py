@@ -199,6 +199,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def evaluate_judged(corpus, paths: list[Path], stem: Path) -> None:
     """Print and save the judged table: Explore's columns as served now, and as the first pool froze them."""
     from explore.neighbours import Neighbourhood
+    from training.baseline_comparison import versus_baseline
     from training.judged_columns import figures_of, frozen_lists, served_lists
     from training.judged_report import JudgedReport
     from training.judgements import Judgements
@@ -207,7 +208,9 @@ def evaluate_judged(corpus, paths: list[Path], stem: Path) -> None:
     judgements.check_against(corpus)  # its name, content hash, seeds and candidates: nothing counted that is not there
     engine = Neighbourhood.open(corpus)
     report = JudgedReport(corpus.name, [str(p) for p in paths], judgements.pairs())
-    report.add("Explore's columns, served now", figures_of(engine, judgements, served_lists(engine, judgements.seeds)))
+    served = served_lists(engine, judgements.seeds)
+    figures = figures_of(engine, judgements, served)
+    report.add("Explore's columns, served now", figures, versus_baseline(engine, judgements, served, figures))
     try:
         frozen = frozen_lists(paths[0])
     except (KeyError, ValueError):

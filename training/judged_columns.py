@@ -1,7 +1,7 @@
 """Explore's columns on the judged seeds: what each shows (served now, or as frozen in a pool file) and its figures.
 
-The column names are those the pool records (training/judgement_pool.py): `links`, `generic`, `aspect:<name>`,
-`union`, `intersection`, `your mix`.
+The column names are those the pool records (training/judgement_pool.py): `links`, `morelike` (Wikipedia's Read
+more, a column readers add), `generic`, `aspect:<name>`, `union`, `intersection`, `your mix`.
 """
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from training.judgements import Judgements
 from training.worth_reading import K, AspectRule, ColumnFigures, column_figures
 
 YOUR_MIX = "your mix"
-BASELINES = ("links", "generic")
-COLUMN_ORDER = ("links", "generic", YOUR_MIX)
+BASELINES = ("links", "morelike", "generic")
+COLUMN_ORDER = ("links", "morelike", "generic", YOUR_MIX)
 
 Lists = dict[str, dict[str, list[str]]]  # column → seed id → candidate ids, best first
 
@@ -40,11 +40,13 @@ def rule_for(engine: Neighbourhood, column: str):
     return lambda seed: rule
 
 
-def served_lists(engine: Neighbourhood, seeds: Sequence[str], k: int = K, mix_for=default_mix) -> Lists:
-    """What Explore draws now for each seed: column → seed → its top k (`mix_for(engine, seed)`: the mix)."""
+def served_lists(engine: Neighbourhood, seeds: Sequence[str], k: int = K, mix_for=default_mix,
+                 baselines: bool = True) -> Lists:
+    """What Explore draws now for each seed: column → seed → its top k (`mix_for(engine, seed)`: the mix); with
+    `baselines`, also the columns a reader may add (Wikipedia's Read more), the row every column is compared to."""
     lists: Lists = {}
     for seed_id in seeds:
-        for column, ids in column_tops(engine, engine.corpus[seed_id], k, mix_for).items():
+        for column, ids in column_tops(engine, engine.corpus[seed_id], k, mix_for, baselines).items():
             lists.setdefault(column, {})[seed_id] = ids
     return lists
 

@@ -26,8 +26,11 @@ class JudgedReport:
     judgements: list[str]
     pairs: int
     blocks: dict[str, dict[str, dict]] = field(default_factory=dict)
+    # block → column → measure → its paired difference from Wikipedia's Read more (training/baseline_comparison.py)
+    versus: dict[str, dict[str, dict[str, dict]]] = field(default_factory=dict)
 
-    def add(self, block: str, figures: Mapping[str, ColumnFigures]) -> None:
+    def add(self, block: str, figures: Mapping[str, ColumnFigures],
+            versus: Mapping[str, Mapping[str, dict]] | None = None) -> None:
         generic = figures.get("generic")
         rows = {}
         for name, column in figures.items():
@@ -37,6 +40,8 @@ class JudgedReport:
                                                if summary["precision"] is not None and base.get("precision") else None)
             rows[name] = {key: summary.get(key) for key in FIGURES}
         self.blocks[block] = rows
+        if versus:
+            self.versus[block] = {name: dict(measures) for name, measures in versus.items()}
 
     def to_markdown(self) -> str:
         lines = [f"Corpus `{self.corpus}`, {self.pairs} judged pairs ({', '.join(self.judgements)}). Worth reading: "
@@ -53,6 +58,8 @@ class JudgedReport:
                              f"{_pm(r['precision'], r['precision_sd'])} | {_num(r['precision_vs_generic'], 2)} | "
                              f"{_pm(r['shares'], r['shares_sd'])} | {_num(r['score'])} | {r['unjudged']} of {r['shown']} |")
             lines.append("")
+            if block in self.versus:
+                lines += _versus_markdown(self.versus[block])
         return "\n".join(lines)
 
     def save(self, stem: Path) -> tuple[Path, Path]:
@@ -65,7 +72,29 @@ class JudgedReport:
     @classmethod
     def load(cls, path: Path) -> "JudgedReport":
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return cls(data["corpus"], list(data["judgements"]), int(data["pairs"]), dict(data["blocks"]))
+        return cls(data["corpus"], list(data["judgements"]), int(data["pairs"]), dict(data["blocks"]),
+                   dict(data.get("versus", {})))
+
+
+def _versus_markdown(versus: Mapping[str, Mapping[str, dict]]) -> list[str]:
+    from training.baseline_comparison import MEASURES, difference_of, where_the_baseline_wins
+
+    lines = ["Against Wikipedia's Read more (`morelike`), seed by seed on the seeds each column is drawn for, sharing "
+             "counted by the column's own aspect on both sides: the column's mean minus Read more's [95% interval].",
+             "", "| column | seeds | " + " | ".join(f"Δ {words}" for words in MEASURES.values()) + " |",
+             "|---|---|" + "---|" * len(MEASURES)]
+    for name, measures in versus.items():
+        cells = []
+        for measure in MEASURES:
+            if measure not in measures:
+                cells.append("n/a")
+                continue
+            d = difference_of(measures[measure])
+            cells.append(f"{d.mean:+.3f} [{d.low:+.2f}, {d.high:+.2f}] {d.verdict}")
+        seeds = max((measures[m]["seeds"] for m in measures), default=0)
+        lines.append(f"| {name} | {seeds} | " + " | ".join(cells) + " |")
+    lines += ["", " ".join(where_the_baseline_wins(versus)), ""]
+    return lines
 
 
 def _num(value, digits: int = 3) -> str:

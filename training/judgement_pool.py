@@ -65,13 +65,14 @@ def draw_seeds(corpus: Corpus, draw: SeedDraw) -> list[tuple[str, str]]:
     return seeds
 
 
-def column_tops(engine: Neighbourhood, seed: Article, depth: int = POOL_DEPTH, mix_for=default_mix
-                ) -> dict[str, list[str]]:
+def column_tops(engine: Neighbourhood, seed: Article, depth: int = POOL_DEPTH, mix_for=default_mix,
+                baselines: bool = False) -> dict[str, list[str]]:
     """Column name (its query's spelling, `your mix` for the seed's mix, by default its default mix) → the ids of
-    its top `depth`, for every column Explore draws for `seed`."""
+    its top `depth`, for every column Explore draws for `seed`; with `baselines`, also the columns a reader may add
+    (Wikipedia's Read more: `engine.baseline_queries()`)."""
     blend = mix_for(engine, seed)
     tops = {}
-    for query in engine.query_kinds(blend, seed=seed):
+    for query in engine.query_kinds(blend, seed=seed) + (engine.baseline_queries() if baselines else []):
         name = "your mix" if blend is not None and query.blend == blend else str(query)
         tops[name] = [n.id for n in engine.neighbours(seed, query, depth)]
     return tops

@@ -18,6 +18,7 @@ from explore.query import LINKS, Kind, Query
 from explore.ranking import LINKS_COMPONENT, pair_scores
 
 CHUNK = 256
+UNSCORED = (Kind.LINKS, Kind.MORELIKE)  # columns that order cards without a similarity of every pair
 
 
 class Ranking(Protocol):
@@ -64,29 +65,39 @@ class EmbeddingRanking:
         return np.einsum("ij,ij->i", self.embeddings[a], self.embeddings[b])
 
 
+# Read more asked this deep for a seed whose pool is a split's test articles: its cards in the pool, in order.
+MORELIKE_DEPTH = 400
+
+
 class QueryRanking:
-    """The engine's ranking for one query (a space, a blend of spaces, or `links`: the links column), seed
-    by seed. Links rank without scores: inside a pool, the served links that lie in the pool, in order."""
+    """The engine's ranking for one query (a space, a blend of spaces, `links`: the links column, or `morelike`:
+    Wikipedia's Read more), seed by seed. Links and Read more rank without scores: inside a pool, their cards that
+    lie in the pool, in order (Read more's first MORELIKE_DEPTH)."""
 
     def __init__(self, engine: Neighbourhood, query: "Query | str"):
         self.engine = engine
         self.query = Query.parse(query)
         if self.query.kind is Kind.LINKS and LINKS not in engine.available_queries():
             raise UnknownSpaceError(f"Corpus {engine.corpus.name!r} has no links to evaluate.")
-        self.mix = {} if self.query.kind is Kind.LINKS else engine.resolve(self.query)
+        self.mix = {} if self.query.kind in UNSCORED else engine.resolve(self.query)
         self.size = len(engine.corpus)
 
     def top(self, seeds: np.ndarray, pool: np.ndarray | None, k: int) -> np.ndarray:
         return _seed_by_seed(self, seeds, pool, k)
 
     def rows_for(self, seed: int, pool: np.ndarray | None, k: int) -> np.ndarray:
-        if self.query.kind is Kind.LINKS:
-            rows = np.asarray(self.engine.linked_rows(self.engine.corpus.articles[seed]), dtype=np.int64)
+        if self.query.kind in UNSCORED:
+            article = self.engine.corpus.articles[seed]
+            if self.query.kind is Kind.LINKS:
+                rows = np.asarray(self.engine.linked_rows(article), dtype=np.int64)
+            else:
+                depth = k if pool is None else max(k, MORELIKE_DEPTH)
+                rows = np.asarray([card.row for card in self.engine.read_more(article, depth).cards], dtype=np.int64)
             return (rows if pool is None else rows[np.isin(rows, pool)])[:k]
         return _rows(self.engine, self.query, seed, pool, k)
 
     def pair_scores(self, a: np.ndarray, b: np.ndarray) -> np.ndarray | None:
-        if self.query.kind is Kind.LINKS or LINKS_COMPONENT in self.mix:
+        if self.query.kind in UNSCORED or LINKS_COMPONENT in self.mix:
             return None  # a links weight scores a seed's neighbours, not any pair of articles
         return pair_scores(self.engine.spaces, self.mix, a, b)
 

@@ -77,7 +77,13 @@ class CardsPerColumn:
     k: int
 
 
-PanelEvent = Union[Pick, Back, Forward, Jump, MixSpaces, LinksShare, Weight, PerRow, CardsPerColumn]
+@dataclass(frozen=True)
+class ReadMoreShown:
+    """Wikipedia's Read more column switched on or off."""
+    shown: bool
+
+
+PanelEvent = Union[Pick, Back, Forward, Jump, MixSpaces, LinksShare, Weight, PerRow, CardsPerColumn, ReadMoreShown]
 
 
 def _number(value: object) -> float | None:
@@ -108,6 +114,8 @@ def parse_event(trigger: str, value: object) -> PanelEvent | None:
             return Weight(value["weight"], min(max(weight, 0.0), MAX_WEIGHT))
     if trigger == LAYOUT and isinstance(value, dict) and len(value) == 1:
         (what, number), = value.items()
+        if what == "read_more" and isinstance(number, bool):
+            return ReadMoreShown(number)
         if isinstance(number, int) and not isinstance(number, bool):
             if what == "per_row":
                 return PerRow(min(max(number, PER_ROW_RANGE[0]), PER_ROW_RANGE[1]))
@@ -135,6 +143,8 @@ def apply_event(view: ExploreView, corpus: Corpus, engine: Neighbourhood | None,
         view.per_row = event.columns
     elif isinstance(event, CardsPerColumn):
         view.k = event.k
+    elif isinstance(event, ReadMoreShown):
+        view.read_more = event.shown
     elif engine is not None:
         mix = shown_mix(engine, seed, view.blend)
         if isinstance(event, MixSpaces):

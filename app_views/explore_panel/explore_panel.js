@@ -197,6 +197,8 @@ function card(data, column, send) {
     bar.appendChild(track);
     bar.appendChild(el("span", "an-bar-text", `${column.score_name} ${data.score.toFixed(2)}`));
     box.appendChild(bar);
+  } else if (data.rank_text) {
+    box.appendChild(el("div", "an-rank", data.rank_text));
   }
   if (data.shared.length || data.missing.length) {
     const chips = el("div", "an-chips");
@@ -258,8 +260,19 @@ function grid(data, send) {
     boxes.style.setProperty("--per-row", String(n));
     send("layout", { per_row: n });
   });
+  // Wikipedia's Read more: a baseline column the reader adds (the server draws it, the URL keeps it).
+  const readMore = el("label", "an-read-more");
+  readMore.title = "Add the column Wikipedia shows under an article today (its \"Read more\"), to compare with";
+  const readMoreBox = keyed(el("input"), "an-read-more");
+  readMoreBox.type = "checkbox";
+  readMoreBox.checked = Boolean(data.read_more);
+  readMoreBox.addEventListener("change", () => {
+    focusAfterRedraw = readMoreBox.dataset.focus;
+    send("layout", { read_more: readMoreBox.checked });
+  });
+  readMore.append(readMoreBox, document.createTextNode(" Wikipedia's Read more"));
   const bar = el("div", "an-grid-bar");
-  bar.append(chooser, cardsPer, perRow);
+  bar.append(chooser, readMore, cardsPer, perRow);
   for (const column of columns) {
     const box = el("div", "an-col" + (column.key === chosenColumn ? " an-active" : ""));
     box.dataset.column = column.key;

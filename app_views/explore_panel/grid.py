@@ -28,11 +28,13 @@ def chooser_order(columns: Sequence[Column]) -> list[str]:
     return mixes + [key for key in keys if key not in mixes]
 
 
-def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str], seed: str = "", k: int = 5) -> dict:
+def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str], seed: str = "", k: int = 5,
+              read_more: bool = False) -> dict:
     """What explore_panel.js draws as the columns: each column's heading, description, note and cards.
     `href(article_id)` is the Explore address of an article as the seed (a query string); `seed` names the seed
     (its title, or the free text), kept on the grid so a test or benchmark knows which seed the cards belong to;
-    `k` the cards per column asked for (a column may have fewer)."""
+    `k` the cards per column asked for (a column may have fewer); `read_more` whether the reader asked for Wikipedia's
+    Read more column (its switch)."""
     order = chooser_order(columns)
     return {
         "seed": seed,
@@ -40,6 +42,7 @@ def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str
         "per_row_range": list(PER_ROW_RANGE),
         "k": int(k),
         "k_range": [1, MAX_K],
+        "read_more": bool(read_more),
         "first": order[0] if order else None,
         "chooser_order": order,
         "columns": [{
@@ -54,6 +57,7 @@ def grid_data(columns: Sequence[Column], per_row: int, href: Callable[[str], str
                 "href": href(card.id),
                 "snippet": card.snippet,
                 "score": None if card.score is None else round(float(card.score), 4),
+                "rank_text": "" if card.bm25_rank is None else f"text match #{card.bm25_rank}",
                 "bar": card.bar,
                 "shared": [{"text": f"{aspect}: {label}" + (" (inferred)" if aspect in card.inferred else ""),
                             "inferred": aspect in card.inferred,

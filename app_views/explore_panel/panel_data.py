@@ -16,10 +16,10 @@ from explore.mix import seed_aspect_spaces
 from explore.neighbours import Neighbourhood
 
 def panel_notes(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None,
-                maintainer: bool = False) -> list[list[dict]]:
+                maintainer: bool = False, read_more: bool = False) -> list[list[dict]]:
     """The columns left out for this seed and, for a seed none of whose aspects has a space (so it gets no aspect
     column at all), which aspects lack one (and, for a `maintainer`, how to train it)."""
-    notes = [left_out_runs(engine or Neighbourhood(corpus, {}), seed)]
+    notes = [left_out_runs(engine or Neighbourhood(corpus, {}), seed, read_more)]
     untrained = missing_spaces_runs(corpus, engine, seed, where=TRAIN_WHERE, maintainer=maintainer)
     if untrained and not (engine and seed and seed_aspect_spaces(engine, seed)):
         notes.append(untrained)
@@ -36,7 +36,7 @@ def panel_data(corpus: Corpus, engine: Neighbourhood | None, view: ExploreView, 
         "seed_card": (seed_card_data(seed, any(card.inferred for column in columns for card in column.cards))
                       if seed is not None else free_text_data(name)),
         "trail": trail_data(corpus, view.trail),
-        "notes": panel_notes(corpus, engine, seed, maintainer),
+        "notes": panel_notes(corpus, engine, seed, maintainer, view.read_more),
         "mix": mix_data(engine, seed, view.blend),
-        "grid": grid_data(columns, view.per_row, href, name, view.k),
+        "grid": grid_data(columns, view.per_row, href, name, view.k, view.read_more),
     }

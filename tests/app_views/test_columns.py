@@ -193,3 +193,32 @@ def test_a_map_hover_shows_an_inferred_label_said_so():
     hover = map_hover(Article("curie", "Marie Curie", "x", aspects={"country": ("Poland",)},
                               inferred={"topic": ("People",)}))
     assert hover == "<b>Marie Curie</b><br>country: Poland<br>topic: People (inferred)"
+
+
+def test_the_read_more_column_comes_after_the_links_when_asked_with_ranks_not_similarities():
+    from app_views.columns import READ_MORE, READ_MORE_DESCRIPTION, left_out_line
+    from app_views.explore_panel.grid import grid_data
+    from tests.app_pages.conftest import fixture_engine
+
+    corpus = fixture_corpus()
+    engine = fixture_engine(corpus)
+    plain = explore_columns(corpus, engine, corpus["p3"], None, 3)
+    asked = explore_columns(corpus, engine, corpus["p3"], None, 3, read_more=True)
+    assert [column.label for column in asked] == ["links", "Read more", *[column.label for column in plain][1:]]
+    read_more = asked[1]
+    assert read_more.heading == READ_MORE and read_more.description == READ_MORE_DESCRIPTION
+    assert read_more.cards and all(card.score is None and card.bm25_rank >= 1 for card in read_more.cards)
+    shown = grid_data(asked, 4, lambda article_id: f"?seed={article_id}", "Person 3", 3, read_more=True)
+    assert shown["read_more"] is True
+    cards = shown["columns"][1]["cards"]
+    assert all(card["score"] is None and card["rank_text"].startswith("text match #") for card in cards)
+    assert all(card["rank_text"] == "" for card in shown["columns"][0]["cards"])
+    # free text has no Read more: the line says so beside the links
+    free_text = explore_columns(corpus, engine, None, "a painter", 3, read_more=True)
+    assert "morelike" not in [str(column.query) for column in free_text]
+    from app_views.columns import left_out_runs
+    from app_views.rich_line import to_markdown
+    assert to_markdown(left_out_runs(engine, None, read_more=True)) == (
+        "Links and Read more need an article seed, so the Wikipedia links and Wikipedia's Read more columns are left "
+        "out\\.")
+    assert left_out_line(engine, None) == "Links need an article seed, so the Wikipedia links column is left out\\."

@@ -48,8 +48,9 @@ def test_the_shipped_explore_report_has_a_row_for_each_explore_column_and_the_de
 
     report = EvaluationReport.load(ASSETS_DIR / "reports" / "vital-explore.json")
     headings = [row_heading(report, row) for row in report.spaces]
-    assert headings[:10] == ["Wikipedia links", "generic", "country space", "occupation space", "topic space",
-                             "kind space", "century space", "field space", "union space", "intersection space"]
+    assert headings[:11] == ["Wikipedia links", "Wikipedia's Read more", "generic", "country space",
+                             "occupation space", "topic space", "kind space", "century space", "field space",
+                             "union space", "intersection space"]
     assert headings.count("your mix") == 1  # the measured default, beside the other links shares
     own = "own:country+occupation+topic+kind+century+field"
     mix = headings.index("your mix")

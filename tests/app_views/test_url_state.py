@@ -75,3 +75,12 @@ def test_the_explore_view_ignores_the_maps_part_of_the_url():
     assert view.url_written == {"seed": "Person 7"}
     view.set_seed("p9")
     assert view.adopt({"seed": "Person 7", "left": "country"}, corpus) == [] and view.seed_id == "p9"  # unchanged URL
+
+
+def test_the_read_more_column_is_kept_in_the_url_and_a_bad_value_is_named():
+    assert to_query(ViewState(seed="Jazz", read_more=True)) == {"seed": "Jazz", "readmore": "1"}
+    assert parse_query({"seed": "Jazz", "readmore": "1"}).read_more
+    assert not parse_query({"seed": "Jazz", "readmore": "off"}).read_more
+    state = parse_query({"readmore": "maybe"})
+    assert not state.read_more and state.problems == ["readmore='maybe' ignored: say readmore=1 to show Wikipedia's "
+                                                      "Read more"]

@@ -133,7 +133,7 @@ def test_missing_space_for_the_kind_lists_what_exists(engine):
         engine.neighbours("Marie Curie", "aspect:century")
     with pytest.raises(UnknownSpaceError, match="no intersection space"):
         engine.neighbours("Marie Curie", "intersection")
-    with pytest.raises(InvalidQueryError, match="Unknown kind 'colour'.*valid kinds: links, generic"):
+    with pytest.raises(InvalidQueryError, match="Unknown kind 'colour'.*valid kinds: links, morelike, generic"):
         engine.neighbours("Marie Curie", "colour")
 
 

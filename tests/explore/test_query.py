@@ -21,7 +21,7 @@ def test_blend_round_trips_its_weights_and_normalises_for_ranking():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("", "Empty kind; valid kinds: links, generic"),
+    ("", "Empty kind; valid kinds: links, morelike, generic"),
     ("colour", "Unknown kind 'colour' in 'colour'; valid kinds: links"),
     ("aspect", "Kind aspect needs a name: aspect:<name>"),
     ("aspect:", "empty name after ':'"),

@@ -187,3 +187,22 @@ def test_a_gold_decoy_near_its_seed_is_refused_naming_far_ones(tmp_path):
     near = {a.id: (0.5 if a.id == "a04" else 0.95 if a.id in ("a10", "a13") else 0.0) for a in corpus}
     with pytest.raises(StudyDefinitionError, match=r"nearer the seed .* than 50% .* far from it: 'Article 1[03]'"):
         check_study(study, corpus, remoteness=lambda seed: near)
+
+
+def test_wikipedias_read_more_is_a_source_a_study_can_name_and_the_engine_proposes(tmp_path):
+    from explore.neighbours import Neighbourhood
+    from study.candidates import candidates_for
+    from study.engine_provider import EngineProvider
+
+    corpus = tiny_corpus()
+    engine = Neighbourhood(corpus, {})
+    asked = []
+    study = check_study(load_study(write_tiny_study(tmp_path, tasks=_task(sources=["links", "morelike"]))), corpus,
+                        resolve=asked.append)
+    assert "morelike" not in [str(query) for query in asked]  # no space to resolve: the engine's text search answers
+    task = study.tasks[0]
+    assert [(s.label, str(s.query)) for s in task.sources] == [("links", "links"), ("morelike", "morelike")]
+    proposed = EngineProvider(engine).propose(task.seed, task.sources[1], 3)
+    assert proposed and task.seed not in proposed
+    shown = candidates_for(task, EngineProvider(engine), corpus, shuffle_seed=1)
+    assert {c.id for c in shown if "morelike" in c.sources} == set(proposed)

@@ -16,7 +16,7 @@ SHIPPED = ROOT / "assets" / "reports" / "vital-judged.json"
 def test_the_shipped_judged_table_is_what_explore_serves_and_every_column_meets_the_bar(tmp_path):
     from explore.corpus.registry import open_corpus
     from explore.neighbours import Neighbourhood
-    from training.judged_columns import figures_of, frozen_lists, served_lists
+    from training.judged_columns import BASELINES, figures_of, frozen_lists, served_lists
     from training.judged_report import JudgedReport
     from training.judgements import Judgements
 
@@ -31,8 +31,8 @@ def test_the_shipped_judged_table_is_what_explore_serves_and_every_column_meets_
     now, before = (report.blocks[name] for name in report.blocks)
     for column, figures in now.items():
         assert figures == pytest.approx(shipped["blocks"]["Explore's columns, served now"][column]), column
-        if column in ("links", "generic"):
-            continue  # the baselines
+        if column in BASELINES:
+            continue  # links, Wikipedia's Read more and generic: what the columns are compared to
         assert figures["precision_vs_generic"] >= BAR, column  # worth reading ≥ 0.9 × generic's
         if column in before:  # a column new since the first pool has no before
             assert figures["shares"] >= before[column]["shares"], column  # sharing the aspect at least as before

@@ -3,7 +3,7 @@ reader's view as the matching control did (fixture corpus and engine, no Streaml
 import pytest
 
 from app_views.explore_panel.events import (Back, CardsPerColumn, Forward, Jump, LinksShare, MixSpaces, PerRow, Pick,
-                                            Weight, apply_event, parse_event)
+                                            ReadMoreShown, Weight, apply_event, parse_event)
 from app_views.view_state import ExploreView
 from tests.app_pages.conftest import fixture_engine
 from tests.fixture_corpora import fixture_corpus
@@ -23,6 +23,8 @@ from tests.fixture_corpora import fixture_corpus
     ("layout", {"per_row": 40}, PerRow(10)),  # the choices run from 2 to 10
     ("layout", {"k": 8}, CardsPerColumn(8)),
     ("layout", {"k": 0}, CardsPerColumn(1)),
+    ("layout", {"read_more": True}, ReadMoreShown(True)),
+    ("layout", {"read_more": False}, ReadMoreShown(False)),
 ])
 def test_what_the_panel_sends_becomes_one_typed_event(trigger, value, event):
     assert parse_event(trigger, value) == event
@@ -32,7 +34,8 @@ def test_what_the_panel_sends_becomes_one_typed_event(trigger, value, event):
     ("pick", ""), ("pick", 3), ("nav", "up"), ("nav", -1), ("nav", True), ("mix", {"spaces": [1]}),
     ("mix", {"links": "0.5"}), ("mix", {"links": float("nan")}), ("mix", {"weight": "country"}), ("mix", []),
     ("other", "p7"), ("pick", None), ("layout", 6), ("layout", {"per_row": "6"}), ("layout", {"k": True}),
-    ("layout", {"k": 3, "per_row": 3}), ("layout", {"rows": 3}),
+    ("layout", {"k": 3, "per_row": 3}), ("layout", {"rows": 3}), ("layout", {"read_more": 1}),
+    ("layout", {"read_more": "yes"}),
 ])
 def test_anything_else_is_refused(trigger, value):
     assert parse_event(trigger, value) is None
@@ -79,3 +82,12 @@ def test_mix_changes_start_from_the_mix_on_screen(fixture):
     assert str(view.blend) == "links:1,country:0.5"
     apply_event(view, corpus, engine, seed, Weight("no-such-space", 0.5))
     assert str(view.blend) == "links:1,country:0.5"
+
+
+def test_the_read_more_switch_is_kept_in_the_view_and_its_url(fixture):
+    corpus, engine = fixture
+    view = ExploreView(corpus=corpus.name)
+    apply_event(view, corpus, engine, None, ReadMoreShown(True))
+    assert view.read_more and view.url_query(corpus)["readmore"] == "1"
+    apply_event(view, corpus, engine, None, ReadMoreShown(False))
+    assert not view.read_more and "readmore" not in view.url_query(corpus)
