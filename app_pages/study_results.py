@@ -11,7 +11,7 @@ import streamlit as st
 from app_views.figures import mean_rank_figure
 from app_views.maintainer_login import maintainer_login, maintainer_password
 from explore.errors import AspectNavError
-from study.analysis import AnalysisConfig
+from study.analysis_config import AnalysisConfig
 from study.codebook import codebook_json
 from study.configured import PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, setting
 from study.report import answers_csv, load_questionnaire, questionnaire_csv, report_json, study_report, summary_csv

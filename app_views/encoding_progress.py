@@ -21,7 +21,7 @@ def encoding_text(corpus_name: str, done: int, total: int, seconds: float) -> st
 
 @dataclass
 class EncodingProgress:
-    """An `EncodeProgress` (explore.encoders.encoder) that draws into a Streamlit placeholder."""
+    """An `EncodeProgress` (explore.encoders.batching) that draws into a Streamlit placeholder."""
 
     slot: object  # st.empty(): the bar replaces itself on every batch and is cleared by the caller
     corpus_name: str

@@ -57,7 +57,7 @@ def run(quick: bool = False) -> list[Row]:
     from explore.encoders import Precision, load_encoder
     from explore.encoders.agreement import min_cosine, neighbour_overlap
     from explore.encoders.backend_choice import AUTO_MIN_TEXTS, choose_backend
-    from explore.encoders.encoder import encode_in_batches
+    from explore.encoders.batching import encode_in_batches
 
     n, rounds = (16, 1) if quick else (300, 3)
     texts = _texts(n)
@@ -107,7 +107,7 @@ def first_use_row(texts: list[str], bf16: str) -> Row:
     from explore.encoders.backend import EncoderBackend
     from explore.encoders.agreement import min_cosine, neighbour_overlap
     from explore.encoders.backend_choice import choose_backend
-    from explore.encoders.encoder import encode_in_batches
+    from explore.encoders.batching import encode_in_batches
     from explore.encoders.package_weights import package_model_dir
     from explore.encoders.spec import EncoderSpec
 

@@ -79,7 +79,7 @@ def encode_rows(texts: list[str], rounds: int) -> list[Row]:
     from explore.encoders import Precision, load_encoder
     from explore.encoders.agreement import min_cosine, neighbour_overlap
     from explore.encoders.backend import EncoderBackend
-    from explore.encoders.encoder import encode_in_batches
+    from explore.encoders.batching import encode_in_batches
 
     ours = load_encoder("minilm", precision="auto", backend="torch")
     directory = str(ours.model_dir)

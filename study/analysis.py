@@ -15,63 +15,20 @@ declared are applied, and the report carries the results with and without them.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass, field
-from itertools import combinations
 from statistics import fmean
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from explore.errors import AspectNavError
-from study.candidates import Candidate
+from study.analysis_config import AnalysisConfig
 from study.definition import StudyDefinition, Task
 from study.exclusions import RuleCount, apply_exclusions
-
-if TYPE_CHECKING:
-    from study.questionnaire_analysis import QuestionnaireResults
+from study.questionnaire_analysis import QuestionnaireResults
+from study.rank_tests import FriedmanResult, PairwiseTest, friedman_test, pairwise_tests
+from study.records import AnswerRecord, ParticipantRecord
 
 ALL_TASKS = "all"
-
-
-@dataclass(frozen=True)
-class AnalysisConfig:
-    unranked: str | float = "last"  # "last" | "mid" | a number
-    bootstrap_samples: int = 2000
-    confidence: float = 0.95
-    random_seed: int = 0  # the bootstrap is reproducible: same data → same intervals
-
-
-@dataclass(frozen=True)
-class AnswerRecord:
-    """One stored answer, as the analysis needs it; `participant` is a number, never the code."""
-
-    participant: int
-    task_id: str
-    ranking: tuple[str, ...]
-    candidates: tuple[Candidate, ...]
-    answered_at: str = ""
-    seconds: float | None = None  # from the task being shown to its answer
-    shown_at: str = ""
-    task_position: int | None = None  # 1-based place of the task in the participant's order
-    order_row: int | None = None  # 0-based row of the Latin square the participant's order is
-    outcome: str | None = None  # the participant's: completed, screened_out, None while in progress
-
-    @property
-    def rank_of(self) -> dict[str, int]:
-        """Article id → the rank the participant gave it (1 = best); unranked ids are absent."""
-        return {article_id: position for position, article_id in enumerate(self.ranking, start=1)}
-
-
-@dataclass(frozen=True)
-class ParticipantRecord:
-    """One participant as the report needs them: number, the task order they got, whether they finished and
-    how (completed, screened_out; None while in progress)."""
-
-    participant: int
-    task_order: tuple[str, ...]
-    finished: bool = False
-    outcome: str | None = None
 
 
 @dataclass(frozen=True)
@@ -82,28 +39,6 @@ class SourceSummary:
     ci_low: float
     ci_high: float
     participants: int
-
-
-@dataclass(frozen=True)
-class FriedmanResult:
-    task_type: str
-    statistic: float | None
-    p_value: float | None
-    participants: int
-    note: str = ""
-    kendall_w: float | None = None  # effect size: chi2 / (n (k - 1)), 0 = no agreement, 1 = all agree
-
-
-@dataclass(frozen=True)
-class PairwiseTest:
-    task_type: str
-    source_a: str
-    source_b: str
-    statistic: float | None
-    p_value: float | None
-    p_holm: float | None
-    participants: int
-    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -203,17 +138,6 @@ def source_scores(answer: AnswerRecord, unranked: float) -> dict[str, float]:
     return {source: fmean(values) for source, values in ranks.items()}
 
 
-def holm(p_values: list[float]) -> list[float]:
-    """Holm–Bonferroni adjusted p-values, in the input order."""
-    order = sorted(range(len(p_values)), key=p_values.__getitem__)
-    adjusted = [0.0] * len(p_values)
-    running = 0.0
-    for step, index in enumerate(order):
-        running = max(running, min(1.0, (len(p_values) - step) * p_values[index]))
-        adjusted[index] = running
-    return adjusted
-
-
 def bootstrap_interval(values: list[float], config: AnalysisConfig) -> tuple[float, float]:
     """Percentile interval of the mean, resampling participants."""
     data = np.asarray(values, dtype=float)
@@ -224,15 +148,6 @@ def bootstrap_interval(values: list[float], config: AnalysisConfig) -> tuple[flo
     tail = (1 - config.confidence) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])
     return float(low), float(high)
-
-
-def _wilcoxon(a: list[float], b: list[float]) -> tuple[float | None, float | None, str]:
-    if all(x == y for x, y in zip(a, b)):
-        return 0.0, 1.0, "all differences are zero"
-    from scipy import stats  # imported here: scipy.stats costs ~0.8 s of every CLI start
-
-    result = stats.wilcoxon(a, b)
-    return float(result.statistic), float(result.pvalue), ""
 
 
 def analyse(study: StudyDefinition, answers: list[AnswerRecord], config: AnalysisConfig = AnalysisConfig(),
@@ -322,43 +237,3 @@ def compare_sources(study: StudyDefinition, answers: list[AnswerRecord], config:
             if values:
                 result.per_task.append(TaskBreakdown(task.id, task.task_type, source, fmean(values), len(values)))
     return result
-
-
-def kendall_w(statistic: float, participants: int, sources: int) -> float:
-    """Kendall's coefficient of concordance from Friedman's chi-square (Tomczak & Tomczak 2014)."""
-    return statistic / (participants * (sources - 1))
-
-
-def friedman_test(task_type: str, sources: list[str], complete: list[dict[str, float]]) -> FriedmanResult:
-    if len(sources) < 3:
-        return FriedmanResult(task_type, None, None, len(complete), "needs at least 3 sources")
-    if len(complete) < 2:
-        return FriedmanResult(task_type, None, None, len(complete), "needs at least 2 participants")
-    columns = [[m[s] for m in complete] for s in sources]
-    if all(len(set(row)) == 1 for row in zip(*columns)):
-        return FriedmanResult(task_type, 0.0, 1.0, len(complete), "every participant ranked all sources equal",
-                              kendall_w=0.0)
-    from scipy import stats
-
-    result = stats.friedmanchisquare(*columns)
-    statistic = float(result.statistic)
-    return FriedmanResult(task_type, statistic, float(result.pvalue), len(complete),
-                          kendall_w=kendall_w(statistic, len(complete), len(sources)))
-
-
-def pairwise_tests(task_type: str, sources: list[str], means: dict[int, dict[str, float]]) -> list[PairwiseTest]:
-    rows = []
-    for a, b in combinations(sources, 2):
-        pairs = [(m[a], m[b]) for m in means.values() if a in m and b in m]
-        if len(pairs) < 2:
-            rows.append(PairwiseTest(task_type, a, b, None, None, None, len(pairs), "needs at least 2 participants"))
-            continue
-        statistic, p_value, note = _wilcoxon([x for x, _ in pairs], [y for _, y in pairs])
-        rows.append(PairwiseTest(task_type, a, b, statistic, p_value, None, len(pairs), note))
-    tested = [i for i, row in enumerate(rows) if row.p_value is not None and not math.isnan(row.p_value)]
-    adjusted = holm([rows[i].p_value for i in tested])
-    for i, p_holm in zip(tested, adjusted):
-        row = rows[i]
-        rows[i] = PairwiseTest(row.task_type, row.source_a, row.source_b, row.statistic, row.p_value, p_holm,
-                               row.participants, row.note)
-    return rows

@@ -6,46 +6,17 @@ tested without building spaces; `EngineProvider` (in engine_provider.py) runs th
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Protocol
 
 from explore.corpus.snippet import snippet
 from explore.corpus.model import Corpus
 from study.definition import Source, Task
+from study.records import Candidate
 
 
 class CandidateProvider(Protocol):
     def propose(self, seed_id: str, source: Source, k: int) -> list[str]:
         """Up to `k` article ids, best first, that `source` proposes after `seed_id`."""
-
-
-@dataclass(frozen=True)
-class ShownCandidate:
-    """What a participant sees: no source, no score."""
-
-    id: str
-    title: str
-    snippet: str
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A shown candidate plus the sources that proposed it (several when they agree)."""
-
-    id: str
-    title: str
-    snippet: str
-    sources: tuple[str, ...]
-
-    def blinded(self) -> ShownCandidate:
-        return ShownCandidate(self.id, self.title, self.snippet)
-
-    def to_dict(self) -> dict:
-        return {"id": self.id, "title": self.title, "snippet": self.snippet, "sources": list(self.sources)}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "Candidate":
-        return cls(data["id"], data["title"], data["snippet"], tuple(data["sources"]))
 
 
 def candidates_for(task: Task, provider: CandidateProvider, corpus: Corpus, shuffle_seed: int) -> list[Candidate]:

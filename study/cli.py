@@ -255,7 +255,7 @@ def run_report(args: argparse.Namespace) -> int:
     from study.store import StoreConfig, open_store
 
     store = open_store(args.study or DEFAULT_STUDY, StoreConfig(url=args.database, create=False))
-    from study.analysis import AnalysisConfig
+    from study.analysis_config import AnalysisConfig
 
     config = AnalysisConfig(unranked=args.unranked, bootstrap_samples=args.bootstrap)
     report, study, answers = study_report(store, args.study, config)

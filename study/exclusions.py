@@ -6,18 +6,37 @@ decides from one participant's record and answers whether to leave them out of t
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from statistics import median
-from typing import TYPE_CHECKING, ClassVar, Literal, Union
+from typing import ClassVar, Literal, Protocol, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from study.check_tasks import CheckKind
+from study.check_tasks import Check, CheckKind
+from study.records import AnswerRecord, ParticipantRecord
 
-if TYPE_CHECKING:
-    from study.analysis import AnswerRecord, ParticipantRecord
-    from study.definition import StudyDefinition
+
+class _CheckedTask(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def check(self) -> Check | None: ...
+
+
+class RuledStudy(Protocol):
+    """What the rules read of a study (a StudyDefinition): a protocol, so that the definition holds its
+    rules without this module importing it back."""
+
+    @property
+    def tasks(self) -> Sequence[object]: ...  # only counted
+
+    @property
+    def check_tasks(self) -> Sequence[_CheckedTask]: ...
+
+    @property
+    def exclusions(self) -> Sequence[ExclusionRule]: ...
 
 
 class _Rule(BaseModel):
@@ -27,12 +46,12 @@ class _Rule(BaseModel):
     def describe(self) -> str:
         raise NotImplementedError
 
-    def excludes(self, study: "StudyDefinition", participant: "ParticipantRecord",
-                 answers: list["AnswerRecord"]) -> bool:
+    def excludes(self, study: RuledStudy, participant: ParticipantRecord,
+                 answers: list[AnswerRecord]) -> bool:
         raise NotImplementedError
 
 
-def _failed_check(study: "StudyDefinition", answers: list["AnswerRecord"], kind: CheckKind) -> bool:
+def _failed_check(study: RuledStudy, answers: list[AnswerRecord], kind: CheckKind) -> bool:
     checks = {task.id: task.check for task in study.check_tasks if task.check.kind is kind}
     return any(not checks[a.task_id].passed(a.ranking) for a in answers if a.task_id in checks)
 
@@ -105,8 +124,8 @@ class Exclusions:
         return participant not in self.excluded_by
 
 
-def apply_exclusions(study: "StudyDefinition", participants: Iterable["ParticipantRecord"],
-                     answers: list["AnswerRecord"]) -> Exclusions:
+def apply_exclusions(study: RuledStudy, participants: Iterable[ParticipantRecord],
+                     answers: list[AnswerRecord]) -> Exclusions:
     by_participant: dict[int, list] = {}
     for answer in answers:
         by_participant.setdefault(answer.participant, []).append(answer)

@@ -19,9 +19,9 @@ from itertools import combinations
 import numpy as np
 
 from explore.errors import AspectNavError
-from study.analysis import holm
 from study.definition import StudyDefinition, Task
 from study.planned_effect import PlannedEffect
+from study.rank_tests import holm
 
 CALIBRATION_PARTICIPANTS = 4000
 CALIBRATION_STEPS = 60

@@ -12,7 +12,7 @@ from itertools import combinations
 from pathlib import Path
 
 from explore.errors import AspectNavError
-from study.analysis import AnalysisConfig
+from study.analysis_config import AnalysisConfig
 from study.codebook import codebook
 from study.definition import StudyDefinition
 from study.power import PowerTable

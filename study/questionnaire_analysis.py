@@ -1,6 +1,6 @@
 """Questionnaire results: per item (and per source for per-source items) the median with IQR and a bootstrap
 interval for Likert items, counts for single choice, the texts for free text; per-source Likert items also get
-the Friedman and Wilcoxon tests the rankings get (study.analysis).
+the Friedman and Wilcoxon tests the rankings get (study.rank_tests).
 
 The unit is the participant: a per-source item answered after several tasks counts as the mean of that
 participant's answers for the source.
@@ -12,9 +12,10 @@ from statistics import fmean
 
 import numpy as np
 
-from study.analysis import AnalysisConfig, FriedmanResult, PairwiseTest, friedman_test, pairwise_tests
+from study.analysis_config import AnalysisConfig
 from study.definition import StudyDefinition
 from study.questionnaire import ChoiceItem, FreeTextItem, LikertItem
+from study.rank_tests import FriedmanResult, PairwiseTest, friedman_test, pairwise_tests
 
 
 @dataclass(frozen=True)

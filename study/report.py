@@ -11,20 +11,14 @@ from datetime import datetime
 from sqlalchemy import func, select
 
 from explore.spreadsheet_csv import csv_text
-from study.analysis import (
-    AnalysisConfig,
-    AnswerRecord,
-    Comparison,
-    ParticipantRecord,
-    StudyReport,
-    analyse,
-)
-from study.candidates import Candidate
+from study.analysis import Comparison, StudyReport, analyse
+from study.analysis_config import AnalysisConfig
 from study.codebook import ANSWER_FIELDS, QUESTIONNAIRE_FIELDS, SUMMARY_FIELDS
 from study.definition import StudyDefinition
 from study.exclusions import apply_exclusions
 from study.questionnaire import ONCE_PAGE
 from study.questionnaire_analysis import QuestionnaireAnswer, analyse_questionnaire
+from study.records import AnswerRecord, Candidate, ParticipantRecord
 from study.store import AnswerRow, ParticipantRow, PresentationRow, QuestionnaireRow, StudyStore
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from study.analysis import CheckOutcome, FriedmanResult, OrderCount, PairwiseTest, TaskBreakdown
+from study.analysis import CheckOutcome, OrderCount, TaskBreakdown
 from study.exclusions import RuleCount
 from study.questionnaire_analysis import ChoiceCount, FreeTextAnswer, LikertSummary
+from study.rank_tests import FriedmanResult, PairwiseTest
 
 Row = dict[str, object]
 

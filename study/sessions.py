@@ -19,9 +19,10 @@ from sqlalchemy.exc import IntegrityError
 from explore.corpus.model import Corpus
 from explore.corpus.snippet import snippet
 from explore.errors import AspectNavError, StorageError
-from study.candidates import Candidate, CandidateProvider, ShownCandidate, candidates_for
+from study.candidates import CandidateProvider, candidates_for
 from study.definition import StudyDefinition
 from study.questionnaire import ONCE_PAGE, QuestionnaireAnswerError, QuestionnairePage, ShownList, blinded_lists
+from study.records import Candidate, ShownCandidate
 from study.store import AnswerRow, Outcome, ParticipantRow, PresentationRow, QuestionnaireRow, StudyStore, utcnow
 from study.task_order import RowHolder, TaskOrder, row_loads
 from study.write_retry import StoreBusyError, WriteRetry

@@ -31,7 +31,7 @@ from explore.atomic_files import staging_directory_for, swap_directory_into_plac
 from explore.corpus.model import Article, Corpus, Provenance, reader_weights, site_name
 from explore.corpus.prefix_title_search import FILES as TITLE_FILES
 from explore.corpus.prefix_title_search import PrefixTitleSearch, write_title_index
-from explore.corpus.store import CARD_FILE, SCHEMA, article_columns, article_from_row
+from explore.corpus.stored_layout import CARD_FILE, SCHEMA, article_columns, article_from_row
 from explore.errors import AspectNavError, DamagedCorpusError
 from explore.json_seal import seal_problem, sealed
 from explore.spaces.vector_index import file_sha256

@@ -10,7 +10,8 @@ from pathlib import Path
 from explore.atomic_files import recover_directories, recover_directory
 from explore.corpus.model import Corpus
 from explore.corpus.shipped import BuiltinCorpus, built_by, copy_shipped, record_builder, shipped_build
-from explore.corpus.store import CARD_FILE, load_corpus, save_corpus
+from explore.corpus.store import load_corpus, save_corpus
+from explore.corpus.stored_layout import CARD_FILE
 from explore.errors import AspectNavError, CorpusBusyError, DamagedCorpusError, UnknownCorpusError
 from explore.names import check_name, is_name
 from explore.process_lock import held

@@ -11,30 +11,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from explore.atomic_files import staging_directory_for, swap_directory_into_place
-from explore.corpus.label_source import LabelOrigin
-from explore.corpus.model import Article, Corpus, Provenance
+from explore.corpus.model import Corpus, Provenance
+from explore.corpus.stored_layout import CARD_FILE, SCHEMA, article_columns, article_from_row
 from explore.errors import AspectNavError, DamagedCorpusError
 from explore.json_seal import seal_problem, sealed
 
 FORMAT_VERSION = 1
 ARTICLES_FILE = "articles.parquet"
-CARD_FILE = "corpus.json"
 _CARD_KEYS = frozenset({"format_version", "name", "provenance", "content_hash", "articles_sha256", "stats"})
-
-SCHEMA = pa.schema(
-    [
-        ("id", pa.string()),
-        ("title", pa.string()),
-        ("text", pa.string()),
-        ("description", pa.string()),
-        ("url", pa.string()),
-        ("links", pa.list_(pa.string())),
-        ("aspects", pa.string()),  # JSON object: aspect -> [labels]
-        ("aliases", pa.list_(pa.string())),  # absent from stores written before it was added
-        ("inferred", pa.string()),  # JSON object: aspect -> [inferred labels]; absent from older stores
-        ("sources", pa.string()),  # JSON object: aspect -> where its labels came from; absent from older stores
-    ]
-)
 
 
 def save_corpus(corpus: Corpus, directory: Path) -> Path:
@@ -63,7 +47,8 @@ def load_corpus(directory: Path) -> Corpus:
     """Read a corpus written by `save_corpus`. The card's own checksum, the file's checksum and the content hash
     must all match: a flipped byte would otherwise load as a renamed corpus or changed text, encoded into every space."""
     directory = Path(directory)
-    from explore.corpus.columnar_store import ARTICLES_ARROW, load_columnar  # it builds on this module
+    # Imported here: the columnar store brings in explore.spaces, which only a large corpus needs.
+    from explore.corpus.columnar_store import ARTICLES_ARROW, load_columnar
 
     if (directory / ARTICLES_ARROW).exists():  # a large corpus: memory-mapped, read row by row
         return load_columnar(directory)
@@ -106,36 +91,3 @@ def _corpus_from(card: dict, table: dict[str, list]) -> Corpus:
         )
     ]
     return Corpus(name=card["name"], articles=articles, provenance=Provenance(**card["provenance"]))
-
-
-def article_from_row(id_: str, title: str, text: str, description: str, url: str, links, aspects: str,
-                     aliases, inferred: str | None, sources: str | None = None) -> Article:
-    """One stored row as an Article: the one reading of the stored columns, in memory or memory-mapped."""
-    return Article(
-        id=id_,
-        title=title,
-        text=text,
-        description=description,
-        url=url,
-        links=tuple(links or ()),
-        aspects={k: tuple(v) for k, v in json.loads(aspects).items()},
-        aliases=tuple(aliases or ()),
-        inferred={k: tuple(v) for k, v in json.loads(inferred or "{}").items()},
-        sources={k: LabelOrigin.from_json(v) for k, v in json.loads(sources or "{}").items()},
-    )
-
-
-def article_columns(articles: list[Article]) -> dict[str, list]:
-    """Articles as the stored columns (`SCHEMA`), for a whole corpus or one batch of a large one."""
-    return {
-        "id": [a.id for a in articles],
-        "title": [a.title for a in articles],
-        "text": [a.text for a in articles],
-        "description": [a.description for a in articles],
-        "url": [a.url for a in articles],
-        "links": [list(a.links) for a in articles],
-        "aspects": [json.dumps({k: list(v) for k, v in a.aspects.items()}) for a in articles],
-        "aliases": [list(a.aliases) for a in articles],
-        "inferred": [json.dumps({k: list(v) for k, v in a.inferred.items()}) for a in articles],
-        "sources": [json.dumps({k: v.as_json() for k, v in a.sources.items()}) for a in articles],
-    }

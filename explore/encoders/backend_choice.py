@@ -28,6 +28,7 @@ from explore.atomic_files import file_written_atomically
 from explore.cpu_info import cpu_flags
 from explore.encoders.agreement import min_cosine, neighbour_overlap
 from explore.encoders.backend import EncoderBackend, installed_backends
+from explore.encoders.batching import encode_in_batches
 from explore.encoders.bf16_speed import bf16_pays_off
 from explore.settings import data_home
 from explore.encoders.precision import Precision
@@ -236,8 +237,6 @@ def _read_cache(path) -> dict:
 
 def _timed_encode(runner, texts: list[str], batch_size: int, give_up_s: float | None):
     """(vectors, seconds) of one warm pass, or (None, seconds) once past `give_up_s`."""
-    from explore.encoders.encoder import encode_in_batches
-
     runner(texts[:2])  # warm-up: first-call compilation is not throughput
     start = time.perf_counter()
     vectors = encode_in_batches(runner, texts, batch_size, progress=False,

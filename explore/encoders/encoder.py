@@ -3,29 +3,24 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import sys
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from explore.encoders.fingerprint import directory_fingerprint
-from explore.encoders.distilled_layer import DistilledLayer, load_distilled_layer
-from explore.encoders.head import ProjectionHead, load_head
 from explore.encoders.backend import EncoderBackend
-from explore.encoders.bf16_speed import bf16_pays_off
+from explore.encoders.batching import DEFAULT_BATCH_SIZE, EncodeProgress, encode_in_batches
+from explore.encoders.distilled_layer import DistilledLayer, load_distilled_layer
+from explore.encoders.fingerprint import directory_fingerprint
+from explore.encoders.head import ProjectionHead, load_head
 from explore.encoders.package_weights import package_model_dir
 from explore.encoders.precision import Precision
+from explore.encoders.runners import make_runner
 from explore.encoders.spec import DEFAULT_ENCODER, EncoderSpec
 from explore.errors import AspectNavError
 
 log = logging.getLogger(__name__)
-DEFAULT_BATCH_SIZE = 32
-PROGRESS_AFTER_S = 3.0  # shorter encodes draw no bar (queries, the app's small encodes)
-# What an encode reports to a caller that draws its own progress (the app): (texts done, texts in all), once
-# before the first batch and after each. Passed where `progress` is asked, it also keeps the terminal bar.
-EncodeProgress = Callable[[int, int], None]
 
 
 class Encoder:
@@ -78,8 +73,6 @@ class TransformerEncoder(Encoder):
 
     def runner(self, backend: EncoderBackend, precision: Precision):
         """The runner for one concrete backend and precision (exports and compiles once, then reused)."""
-        from explore.encoders.runners import make_runner
-
         key = (backend, precision)
         if key not in self._runners:
             self._runners[key] = make_runner(self.model, self.fingerprint, backend, precision)
@@ -88,6 +81,7 @@ class TransformerEncoder(Encoder):
     def runner_for(self, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE,
                    progress: "bool | EncodeProgress" = True):
         """The runner this encode uses: the asked backend, or auto's choice (see the class docstring)."""
+        # Imported here: measuring brings in explore.spaces (agreement.py), which loading an encoder does not need.
         from explore.encoders.backend_choice import AUTO_MIN_TEXTS, choose_backend
 
         backend, precision = self.backend, self.precision
@@ -116,43 +110,6 @@ class TransformerEncoder(Encoder):
         runner = self.runner_for(texts, batch_size, progress)
         self.last_run = (str(runner.backend), runner.precision)
         return encode_in_batches(runner, texts, batch_size, progress=progress, label=f"encoding ({runner})")
-
-
-def length_order(texts: Sequence[str]) -> np.ndarray:
-    """Rows longest first, ties in input order: the order texts are batched in. An engine that cuts the rows into
-    parts along it, at multiples of the batch size, gives every batch the texts (and padding) a local encode does."""
-    return np.argsort([-len(text) for text in texts], kind="stable")
-
-
-def encode_in_batches(runner, texts: list[str], batch_size: int = DEFAULT_BATCH_SIZE,
-                      progress: "bool | EncodeProgress" = True, label: str = "encoding",
-                      deadline: float | None = None) -> "np.ndarray | None":
-    """Rows of norm 1 in input order; longest texts first so each batch pads little. None once past
-    `deadline` (a perf_counter time: how auto stops measuring a backend that is clearly slower)."""
-    import time
-
-    import torch
-    from tqdm.auto import tqdm
-
-    order = length_order(texts)
-    report = progress if callable(progress) else None
-    out = None
-    if report:
-        report(0, len(texts))
-    with tqdm(total=len(texts), unit="text", desc=label, delay=PROGRESS_AFTER_S, disable=not progress,
-              file=sys.stderr) as bar:
-        for start in range(0, len(texts), batch_size):
-            rows = order[start:start + batch_size]
-            vectors = torch.nn.functional.normalize(runner([texts[i] for i in rows]).float(), dim=1).cpu().numpy()
-            if out is None:
-                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
-            out[rows] = vectors
-            bar.update(len(rows))
-            if report:
-                report(start + len(rows), len(texts))
-            if deadline is not None and time.perf_counter() > deadline:
-                return None
-    return out
 
 
 class HeadEncoder(Encoder):
@@ -228,19 +185,3 @@ def _best_device() -> str:
 
     return "cuda" if torch.cuda.is_available() else "cpu"
 
-
-def choose_autocast_dtype(device: str, precision: str = "auto"):
-    """auto: CUDA -> bf16 (fp16 on GPUs without bf16); CPU -> bf16 only where it is measured faster
-    (bf16_speed.py), else fp32. Without native bf16 (e.g. AVX2 only) autocast measured ~3.5x *slower* than
-    fp32, and with AVX512-BF16 but no AMX, on one machine, 0.68x."""
-    import torch
-
-    if precision == "fp32":
-        return None
-    if precision == "bf16":
-        return torch.bfloat16
-    if precision == "fp16":
-        return torch.float16
-    if device.startswith("cuda"):
-        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-    return torch.bfloat16 if bf16_pays_off() else None

@@ -17,7 +17,8 @@ from contextlib import contextmanager
 import numpy as np
 
 from explore.encoders.encode_engine import EncodeEngine, EngineRecord, RayAddressKind, RayEngineConfig
-from explore.encoders.encoder import DEFAULT_BATCH_SIZE, EncodeProgress, Encoder, TransformerEncoder, length_order
+from explore.encoders.batching import DEFAULT_BATCH_SIZE, EncodeProgress, length_order
+from explore.encoders.encoder import Encoder, TransformerEncoder
 from explore.errors import AspectNavError
 
 HEAD_CONNECT_TIMEOUT_S = 10.0  # a head's GCS port that takes no TCP connection within this is not there

@@ -6,6 +6,7 @@ transformer (pooling, normalisation); only the transformer itself runs on the ch
 """
 from __future__ import annotations
 
+from explore.encoders.autocast import choose_autocast_dtype
 from explore.encoders.backend import EncoderBackend
 from explore.encoders.exported import input_names, onnx_model, openvino_model
 from explore.encoders.precision import Precision
@@ -33,8 +34,6 @@ class TorchRunner(Runner):
     backend = EncoderBackend.TORCH
 
     def __init__(self, model, precision: Precision):
-        from explore.encoders.encoder import choose_autocast_dtype
-
         if precision is Precision.INT8:
             raise AspectNavError("int8 runs on the onnx backend: --backend onnx --precision int8 (or --backend auto).")
         self.model = model

@@ -32,7 +32,8 @@ from explore.spaces.store import (ENCODER_DIR, MANIFEST_FILE, SpaceUnusable, che
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
     from collections.abc import Callable
 
-    from explore.encoders.encoder import EncodeProgress, Encoder
+    from explore.encoders.batching import EncodeProgress
+    from explore.encoders.encoder import Encoder
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from explore.spaces.stored_rows import stored_rows
 from explore.spaces.vector_index import EXACT_ABOVE, IndexKind, SearchPlan, VectorIndex, all_scores, top_k
 
 if TYPE_CHECKING:  # only a type: the encoders stay unimported until a space encodes
-    from explore.encoders.encoder import EncodeProgress
+    from explore.encoders.batching import EncodeProgress
 
 SPACE_KINDS = ("generic", "aspect", "union", "intersection")
 

@@ -8,7 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from explore.corpus.store import ARTICLES_FILE, CARD_FILE, load_corpus, save_corpus
+from explore.corpus.store import ARTICLES_FILE, load_corpus, save_corpus
+from explore.corpus.stored_layout import CARD_FILE
 from explore.errors import AspectNavError
 from explore.json_seal import SEAL_KEY
 from explore.spaces import Space, SpaceUnusable, load_space, save_space

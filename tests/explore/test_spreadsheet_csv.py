@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from explore.spreadsheet_csv import csv_text, spreadsheet_safe
-from study.analysis import AnswerRecord
-from study.candidates import Candidate
 from study.definition import parse_study
 from study.questionnaire_analysis import QuestionnaireAnswer
+from study.records import AnswerRecord, Candidate
 from study.report import answers_csv, questionnaire_csv
 from study.synthetic import TINY_STUDY
 

@@ -6,9 +6,11 @@ import dataclasses
 import pytest
 from scipy import stats
 
-from study.analysis import AnalysisConfig, AnswerRecord, analyse, holm, source_scores
-from study.candidates import Candidate
+from study.analysis import analyse, source_scores
+from study.analysis_config import AnalysisConfig
 from study.definition import parse_study
+from study.rank_tests import holm
+from study.records import AnswerRecord, Candidate
 
 SOURCES = ["links", "generic", "aspect", "union"]
 STUDY = parse_study({
@@ -177,7 +179,7 @@ def test_declared_exclusions_are_applied_and_reported_with_and_without():
 
 
 def test_orders_are_counted_per_row_of_the_square():
-    from study.analysis import ParticipantRecord
+    from study.records import ParticipantRecord
 
     study = _designed_study()
     rows = study.task_order_rows  # 3 tasks: 6 rows

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from study.analysis import AnalysisConfig
+from study.analysis_config import AnalysisConfig
 from study.codebook import codebook
 from study.definition import StudyDefinitionError, check_study, load_study, parse_study, study_from_dict
 from study.questionnaire_analysis import QuestionnaireAnswer, analyse_questionnaire

@@ -1,7 +1,8 @@
 """The report's tables read as prose: headers in words, no bare None, a reason wherever a figure is missing."""
 from __future__ import annotations
 
-from study.analysis import FriedmanResult, OrderCount, PairwiseTest, TaskBreakdown
+from study.analysis import OrderCount, TaskBreakdown
+from study.rank_tests import FriedmanResult, PairwiseTest
 from study.result_tables import friedman_table, order_table, pairwise_table, per_task_table
 
 

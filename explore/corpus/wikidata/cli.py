@@ -8,7 +8,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from explore.corpus.registry import corpus_path, is_builtin, open_corpus, store_corpus, writing_corpus
-from explore.corpus.store import CARD_FILE
+from explore.corpus.stored_layout import CARD_FILE
 from explore.corpus.wikidata.builder import BuildSettings, build_wikidata_corpus
 from explore.corpus.wikidata.http_etiquette import DEFAULT_USER_AGENT, Etiquette, FetchError
 from explore.corpus.wikidata.recipes import builtin_recipe_names, load_recipe

@@ -9,7 +9,8 @@ import pytest
 
 from explore.corpus.columnar_store import ARTICLES_ARROW, IDS_FILE, save_columnar
 from explore.corpus.model import Article, Provenance
-from explore.corpus.store import CARD_FILE, load_corpus
+from explore.corpus.store import load_corpus
+from explore.corpus.stored_layout import CARD_FILE
 from explore.errors import DamagedCorpusError
 from explore.json_seal import SEAL_KEY, sealed
 

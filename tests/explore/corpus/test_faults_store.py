@@ -10,7 +10,8 @@ from explore import atomic_files
 from explore.corpus import registry
 from explore.corpus.registry import list_corpora, open_corpus, store_corpus
 from explore.corpus.shipped import BuiltinCorpus, record_builder
-from explore.corpus.store import ARTICLES_FILE, CARD_FILE, load_corpus, save_corpus
+from explore.corpus.store import ARTICLES_FILE, load_corpus, save_corpus
+from explore.corpus.stored_layout import CARD_FILE
 from explore.errors import AspectNavError
 from explore.settings import corpora_dir
 from tests.fixture_corpora import ARTICLES, aspect_corpus

@@ -21,7 +21,7 @@ def test_a_store_written_before_aliases_still_loads(small_corpus, tmp_path):
 
     import pyarrow.parquet as pq
 
-    from explore.corpus.store import CARD_FILE
+    from explore.corpus.stored_layout import CARD_FILE
     directory = save_corpus(small_corpus, tmp_path / "old")
     table = pq.read_table(directory / ARTICLES_FILE).drop_columns(["aliases"])
     pq.write_table(table, directory / ARTICLES_FILE)

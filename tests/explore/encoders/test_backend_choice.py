@@ -45,7 +45,7 @@ class StandInEncoder:
 def timed_by_stand_in(monkeypatch):
     """Each stand-in's pass 'takes' its own `seconds`; no test depends on the real clock."""
     def timed(runner, texts, batch_size, give_up_s):
-        from explore.encoders.encoder import encode_in_batches
+        from explore.encoders.batching import encode_in_batches
 
         if give_up_s is not None and runner.seconds > give_up_s:
             return None, runner.seconds

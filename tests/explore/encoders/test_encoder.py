@@ -4,7 +4,7 @@ import sys
 import numpy as np
 import pytest
 
-from explore.encoders import choose_autocast_dtype, load_encoder, save_head
+from explore.encoders import load_encoder, save_head
 
 TEXTS = [
     "Marie Curie was a physicist and chemist who researched radioactivity.",
@@ -37,19 +37,6 @@ def test_bf16_autocast_stays_within_cosine_0_999_of_fp32(minilm):
     assert cosines.min() >= 0.999, cosines
 
 
-def test_auto_precision_is_bf16_only_where_bf16_is_measured_faster(monkeypatch):
-    import torch
-
-    from explore.encoders import encoder
-
-    monkeypatch.setattr(encoder, "bf16_pays_off", lambda: False)
-    assert choose_autocast_dtype("cpu") is None
-    assert choose_autocast_dtype("cpu", "bf16") is torch.bfloat16  # asked for by name, on any CPU
-    monkeypatch.setattr(encoder, "bf16_pays_off", lambda: True)
-    assert choose_autocast_dtype("cpu") is torch.bfloat16
-    assert choose_autocast_dtype("cpu", "fp32") is None
-
-
 def test_head_encoder_projects_its_base(minilm, tmp_path):
     rng = np.random.default_rng(1)
     save_head(tmp_path / "head", [rng.normal(size=(16, 384))], [None], ["identity"], base_encoder="minilm")
@@ -73,57 +60,6 @@ def test_unknown_precision_is_refused(minilm):
 
     with pytest.raises(AspectNavError, match="precision"):
         TransformerEncoder(minilm.spec, minilm.model_dir, precision="int3")
-
-
-class _FixedRunner:
-    """Stand-in runner: row i of `vectors` for text str(i), unnormalised."""
-    backend, precision = "torch", "fp32"
-
-    def __init__(self, vectors):
-        self.vectors, self.calls = vectors, []
-
-    def __call__(self, texts):
-        import torch
-
-        self.calls.append(len(texts))
-        return torch.from_numpy(self.vectors[[int(t) for t in texts]] * 3.0)
-
-
-def test_batches_go_longest_first_and_rows_come_back_in_input_order_normalised(capsys):
-    from explore.encoders.encoder import encode_in_batches
-
-    vectors = np.random.default_rng(0).normal(size=(12, 4)).astype(np.float32)
-    texts = [str(i) for i in range(12)]
-    runner = _FixedRunner(vectors)
-    out = encode_in_batches(runner, texts, batch_size=5, progress=False)
-    np.testing.assert_allclose(out, vectors / np.linalg.norm(vectors, axis=1, keepdims=True), atol=1e-6)
-    assert runner.calls == [5, 5, 2] and capsys.readouterr().err == ""
-
-
-def test_a_long_encode_shows_texts_per_second(monkeypatch, capsys):
-    from explore.encoders import encoder
-
-    monkeypatch.setattr(encoder, "PROGRESS_AFTER_S", 0)  # "long" from the first text on
-    vectors = np.eye(6, dtype=np.float32)
-    encoder.encode_in_batches(_FixedRunner(vectors), [str(i) for i in range(6)], batch_size=2, label="encoding")
-    err = capsys.readouterr().err
-    assert "encoding" in err and "6/6" in err and "text/s" in err
-
-
-def test_a_caller_can_draw_its_own_progress_from_the_first_batch_to_the_last():
-    from explore.encoders.encoder import encode_in_batches
-
-    seen = []
-    out = encode_in_batches(_FixedRunner(np.eye(5, dtype=np.float32)), list("01234"), 2,
-                            progress=lambda done, total: seen.append((done, total)))
-    assert out.shape == (5, 5) and seen == [(0, 5), (2, 5), (4, 5), (5, 5)]
-
-
-def test_a_deadline_stops_the_encode():
-    from explore.encoders.encoder import encode_in_batches
-
-    assert encode_in_batches(_FixedRunner(np.eye(4, dtype=np.float32)), list("0123"), 1, progress=False,
-                             deadline=0.0) is None
 
 
 @pytest.mark.slow

@@ -9,7 +9,7 @@ import pytest
 from explore.cli import main
 from explore.corpus.model import Article, Corpus, Provenance
 from explore.corpus.registry import corpus_path, open_corpus, store_corpus
-from explore.corpus.store import CARD_FILE
+from explore.corpus.stored_layout import CARD_FILE
 from explore.corpus.wikidata.http_etiquette import DEFAULT_USER_AGENT
 from tests.wikidata_dump_fixture import Entity, Statement, query_service_triples, write_wikidata_dump
 
