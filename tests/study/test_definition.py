@@ -23,6 +23,14 @@ def test_shipped_default_study_fits_the_vital_corpus(vital_corpus):
     assert study.consent and study.intro
 
 
+def test_the_shipped_read_more_study_is_the_default_with_wikipedias_read_more_as_a_condition(vital_corpus):
+    default = check_study(load_study("vital_default"), vital_corpus)
+    study = check_study(load_study("vital_read_more"), vital_corpus)
+    assert [task.id for task in study.tasks] == [task.id for task in default.tasks]
+    assert all([s.label for s in task.sources] == ["morelike", "generic", "aspect", "union"] for task in study.tasks)
+    assert set(study.planned_effect.mean_rank) == {"morelike", "generic", "aspect", "union"}
+
+
 def test_definition_round_trips_through_a_dict(tmp_path):
     study = load_study(write_tiny_study(tmp_path))
     assert study_from_dict(study.to_dict()) == study
