@@ -7,6 +7,7 @@ into "done total", read here into a fraction for the page's progress bar.
 """
 from __future__ import annotations
 
+import threading
 import warnings
 from dataclasses import dataclass
 from typing import Callable
@@ -14,6 +15,10 @@ from typing import Callable
 import numpy as np
 
 Progress = Callable[[float, str], None]  # (fraction done, what it is doing), as explore.maps.Progress
+# One UMAP fit at a time in a process: the Maps page projects its two maps in two threads, and numba's default
+# threading layer (workqueue, when neither TBB nor OpenMP is found) aborts the whole process when two threads launch
+# its parallel kernels at once (pynndescent's). t-SNE maps still run side by side.
+_FIT_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ def umap_layout(vectors: np.ndarray, params: UmapParams = UmapParams(),
                               "mininterval": 0.2})
     # One BLAS thread too: the spectral initialisation's sums differ with the thread count (the same sample gave
     # another country map on 2 threads than on 1), and the shipped maps must be the ones a reader's machine computes.
-    with warnings.catch_warnings(), threadpool_limits(limits=1):
+    with _FIT_LOCK, warnings.catch_warnings(), threadpool_limits(limits=1):
         # "n_jobs overridden by setting random_state": the one thread is wanted
         warnings.filterwarnings("ignore", message=".*n_jobs.*", category=UserWarning)
         coords = reducer.fit_transform(np.asarray(vectors, dtype=np.float32))
