@@ -52,7 +52,8 @@ def _query_times(corpus, seeds: int) -> dict:
 
 
 def _column_times(seeds: int) -> dict:
-    from app_views.columns import explore_columns
+    from app_views.columns import draw_columns
+    from explore.seed_view import ViewSettings, seed_view
     from explore.corpus import open_corpus
     from explore.mix import default_mix
     from explore.neighbours import Neighbourhood
@@ -64,7 +65,7 @@ def _column_times(seeds: int) -> dict:
     for seed in random.Random(51).sample(corpus.articles, seeds):
         for side, engine in (("off", sides["off"]), ("on", sides["on"])):
             began = time.perf_counter()
-            explore_columns(corpus, engine, seed, None, K, default_mix(engine, seed), read_more=side == "on")
+            draw_columns(engine, seed_view(engine, seed, None, ViewSettings(K, default_mix(engine, seed), side == "on")))
             times[side].append(time.perf_counter() - began)
     return times
 
