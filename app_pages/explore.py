@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_views.columns import explore_columns
+from app_views.columns import draw_columns
 from app_views.corpus_choice import chosen_corpus, explore_hrefs
 from app_views.engine_cache import load_engine
 from app_views.explore_panel import explore_panel
@@ -17,11 +17,11 @@ from app_views.explore_panel.events import PanelEvent, apply_event
 from app_views.explore_panel.panel_data import panel_data
 from app_views.maintainer_login import is_maintainer
 from app_views.markdown import escape_markdown
-from app_views.mix import shown_mix
 from app_views.view_session import explore_view, write_url
 from app_views.view_widgets import seed_picker
 from explore.corpus.model import Corpus
 from explore.neighbours import Neighbourhood
+from explore.seed_view import ViewSettings, seed_view
 
 
 @st.fragment
@@ -35,13 +35,14 @@ def seed_area(corpus: Corpus, engine: Neighbourhood | None, engine_problem: str)
         return
     if engine_problem:
         st.warning(escape_markdown(engine_problem))
-    columns = explore_columns(corpus, engine, seed, view.text, view.k, shown_mix(engine, seed, view.blend),
-                              view.read_more)
+    asked = engine if engine is not None else Neighbourhood(corpus, {})  # no spaces: links still answer
+    shown = seed_view(asked, seed, view.text, ViewSettings(view.k, view.blend, view.read_more))
+    columns = draw_columns(asked, shown)
 
     def on_event(event: PanelEvent) -> None:
         apply_event(view, corpus, engine, seed, event)
 
-    explore_panel(panel_data(corpus, engine, view, seed, columns, explore_hrefs(corpus), is_maintainer()), on_event)
+    explore_panel(panel_data(corpus, engine, view, shown, columns, explore_hrefs(corpus), is_maintainer()), on_event)
 
 
 corpus = chosen_corpus()

@@ -15,8 +15,6 @@ import numpy as np
 
 from app_views.cards import Card, card_for
 from app_views.markdown import map_hover
-from app_views.mix import absent_aspect_spaces
-from explore.mix import mixable_spaces
 from app_views.rich_line import RichLine, code, emphasis, plain, strong, to_markdown
 from explore.commands import train_command
 from explore.corpus.model import Article, Corpus
@@ -28,6 +26,7 @@ from explore.map_neighbours import neighbour_ids
 from explore.map_placement import placed_by_neighbours
 from explore.mix import TEXT_GENERIC_SHARE
 from explore.neighbours import Neighbourhood, seed_has_aspect
+from explore.seed_view import Absences, ColumnView, SeedView, absences
 from explore.query import LINKS, MORELIKE, Blend, Kind, Query
 from explore.spaces.store import TRAINING_RECORD_FILE, read_training_record
 from explore.ranking import LINKS_COMPONENT
@@ -157,58 +156,46 @@ def _graded_record(directory: str, stamp: int | None) -> bool:
         return False
 
 
-def left_out_runs(engine: Neighbourhood, seed: Article | None, read_more: bool = False) -> RichLine:
-    """One line for the columns left out: the spaces built on an aspect the seed has no label of (aspect,
-    union, intersection), or the links column (and Read more, when the reader asked for it) for a free-text seed.
-    Empty when none is."""
+def left_out_runs(absent: Absences, seed: Article | None, corpus: Corpus) -> RichLine:
+    """One line for the columns left out (explore/seed_view.py's `Absences`): the spaces built on an aspect the seed
+    has no label of, those that would only repeat generic, those under the judged bar, or the links column (and Read
+    more, when the reader asked for it) for a free-text seed. Empty when none is."""
     if seed is None:
-        needs = [("Links", column_heading(LINKS, engine.corpus))] if LINKS in engine.available_queries() else []
-        needs += [("Read more", column_heading(MORELIKE, engine.corpus))] if read_more and engine.baseline_queries() \
-            else []
+        needs = absent.need_article
         if not needs:
             return ()
         one = len(needs) == 1
-        return (plain(f"{_either([what for what, _ in needs], 'and')} need{'s' * (needs[0][0] != 'Links' and one)} an "
-                      f"article seed, so the {_either([heading for _, heading in needs], 'and')} "
+        what = ["Links" if query.kind is Kind.LINKS else "Read more" for query in needs]
+        return (plain(f"{_either(what, 'and')} need{'s' * (one and what[0] != 'Links')} an article seed, so the "
+                      f"{_either([column_heading(query, corpus) for query in needs], 'and')} "
                       f"{'column is' if one else 'columns are'} left out."),)
-    never = engine.spaces_not_drawn()  # named once, in their own sentence below
-    absent = [name for name in absent_aspect_spaces(engine, seed) if name not in never]
-    echoing = [name for name in mixable_spaces(engine) if name in engine.spaces_not_worth_drawing(seed)
-               and name not in never]
     runs: RichLine = ()
-    if absent:
-        lacking = list(dict.fromkeys(a for name in absent for a in engine.spaces[name].aspects
-                                     if not seed_has_aspect(seed, a)))
-        runs += (emphasis(seed.title), plain(f" has no {_either(lacking)} label, so the {_spaces_are(engine, absent)} "
-                                             "left out."))
-    if echoing:
-        aspects = list(dict.fromkeys(a for name in echoing for a in engine.spaces[name].aspects))
+    if absent.lacking:
+        runs += (emphasis(seed.title), plain(f" has no {_either(list(absent.lacking_aspects))} label, so the "
+                                             f"{_spaces_are(absent.lacking)} left out."))
+    if absent.echoing:
         runs += (((plain(" "),) if runs else ()) + (plain("Few articles close to "), emphasis(seed.title),
-                 plain(f" share its {_either(aspects, 'and')}, so the {_spaces_are(engine, echoing)} left out: "
-                       "they would only repeat generic's articles.")))
-    undrawn = [name for name in mixable_spaces(engine) if name in never and seed_has_all_aspects(engine, seed, name)]
-    if undrawn:
-        ratios = " and ".join(f"{never[name]:.2f}" for name in undrawn)
+                 plain(f" share its {_either(list(absent.echoing_aspects), 'and')}, so the "
+                       f"{_spaces_are(absent.echoing)} left out: they would only repeat generic's articles.")))
+    if absent.not_drawn:
+        undrawn = list(absent.not_drawn)
+        ratios = " and ".join(f"{absent.not_drawn[query]:.2f}" for query in undrawn)
         one = len(undrawn) == 1
         runs += (((plain(" "),) if runs else ()) + (plain(
-            f"The {_spaces_are(engine, undrawn)} not drawn as {'a column' if one else 'columns'}: on judged seeds "
+            f"The {_spaces_are(undrawn)} not drawn as {'a column' if one else 'columns'}: on judged seeds "
             f"{'its' if one else 'their'} cards were worth reading {ratios} times as often as generic's; "
             f"{'it still weighs' if one else 'they still weigh'} in your mix."),))
     return runs
 
 
-def seed_has_all_aspects(engine: Neighbourhood, seed: Article, name: str) -> bool:
-    return all(seed_has_aspect(seed, aspect) for aspect in engine.spaces[name].aspects)
+def _spaces_are(queries) -> str:
+    spaces = [column_label(query) for query in queries]
+    return f"{_either(spaces, 'and')} {'space is' if len(spaces) == 1 else 'spaces are'}"
 
 
-def _spaces_are(engine: Neighbourhood, names: list[str]) -> str:
-    spaces = [column_label(engine.query_for(name)) for name in names]
-    return f"{_either(spaces, 'and')} {'space is' if len(names) == 1 else 'spaces are'}"
-
-
-def left_out_line(engine: Neighbourhood, seed: Article | None) -> str:
-    """left_out_runs as Markdown."""
-    return to_markdown(left_out_runs(engine, seed))
+def left_out_line(engine: Neighbourhood, seed: Article | None, read_more: bool = False) -> str:
+    """left_out_runs as Markdown, for `seed` in `engine`."""
+    return to_markdown(left_out_runs(absences(engine, seed, read_more), seed, engine.corpus))
 
 
 def map_spaces(engine: Neighbourhood) -> list[str]:
@@ -373,48 +360,27 @@ def shared_caption(seed: Article | None, aspects: Sequence[str]) -> str:
     return f"also {' · '.join(parts)}" if parts else ""
 
 
-def _column_aspects(engine: Neighbourhood, query: Query) -> tuple[str, ...]:
-    """The aspects a labelled column (aspect, union, intersection) promises; none for the others."""
-    if query.kind not in (Kind.ASPECT, Kind.UNION, Kind.INTERSECTION):
-        return ()
-    (name,) = engine.resolve(query)
-    return tuple(engine.spaces[name].aspects)
-
-
-def _column(engine: Neighbourhood, query: Query, results, seed: Article | None) -> Column:
-    corpus = engine.corpus
-    cards = [card_for(corpus[r.id], seed, r.score) for r in results]
-    aspects = _column_aspects(engine, query) if seed is not None else ()
-    if aspects:
-        cards = [replace(card, missing=not_shared(query.kind, aspects, seed, card.shared)) for card in cards]
-    note = TEXT_MIX_NOTE if query.kind is Kind.BLEND and seed is None else shared_caption(seed, aspects)
+def _column(engine: Neighbourhood, column: ColumnView, seed: Article | None) -> Column:
+    """A column of the seed view drawn: its cards with snippets and what each shares or lacks, its caption."""
+    if column.problem:
+        return _described(engine, column.query, note=column.problem)
+    corpus, query = engine.corpus, column.query
+    cards = [replace(card_for(corpus[n.id], seed, n.score), bm25_rank=n.bm25_rank) for n in column.cards]
+    if column.aspects:
+        cards = [replace(card, missing=not_shared(query.kind, column.aspects, seed, card.shared)) for card in cards]
+    note = TEXT_MIX_NOTE if query.kind is Kind.BLEND and seed is None else shared_caption(seed, column.aspects)
     if query == LINKS and not cards:
         note = "This article links to no other article of the corpus."
     if query == LINKS and seed is not None:
-        note = " ".join(filter(None, [note, hidden_note(corpus, engine.links_of(seed).hidden)]))
-    if query == MORELIKE and seed is not None:
-        note = engine.read_more(seed, len(results) or 1).left_out
-        cards = [replace(card, bm25_rank=result.bm25_rank) for card, result in zip(cards, results)]
+        note = " ".join(filter(None, [note, hidden_note(corpus, column.hidden_links)]))
+    if query == MORELIKE:
+        note = column.read_more_note
     return _described(engine, query, cards, note)
 
 
 def _described(engine: Neighbourhood, query: Query, cards: list[Card] | None = None, note: str = "") -> Column:
     return Column(query, column_heading(query, engine.corpus), cards or [], note, column_description(engine, query),
                   column_label(query))
-
-
-def _seed_queries(engine: Neighbourhood, seed: Article | None, blend: Blend | None,
-                  read_more: bool = False) -> list[Query]:
-    """Links (and Wikipedia's Read more, when the reader asked for it) and generic, the reader's mix, then the
-    spaces: for an article seed only the spaces whose aspects it has (explore.neighbours.Neighbourhood.query_kinds);
-    a free-text seed keeps every space, and has neither links nor Read more."""
-    queries = engine.query_kinds(for_text=seed is None, seed=seed)
-    if read_more and seed is not None:
-        links = sum(q.kind is Kind.LINKS for q in queries)
-        queries = queries[:links] + engine.baseline_queries() + queries[links:]
-    first = sum(q.kind in (Kind.LINKS, Kind.MORELIKE, Kind.GENERIC) for q in queries)
-    mix = [Query.blended(blend)] if engine.spaces and blend is not None else []
-    return queries[:first] + mix + queries[first:]
 
 
 def mark_repeats(columns: list[Column]) -> list[Column]:
@@ -429,21 +395,6 @@ def mark_repeats(columns: list[Column]) -> list[Column]:
     return columns
 
 
-def explore_columns(corpus: Corpus, engine: Neighbourhood | None, seed: Article | None, text: str | None, k: int,
-                    blend: Blend | None = None, read_more: bool = False) -> list[Column]:
-    """One column per query for an article seed (or a free-text seed), with the reader's mix third
-    when `blend` is given and Wikipedia's Read more after the links when `read_more`. A query that cannot answer
-    yields an empty column whose note says why, instead of failing the whole view."""
-    engine = engine if engine is not None else Neighbourhood(corpus, {})  # no spaces: links still answer
-    columns = []
-    for query in _seed_queries(engine, seed, blend, read_more):
-        try:
-            if seed is not None:
-                results = engine.neighbours(seed, query, k)
-            else:
-                results = engine.neighbours_for_text(text, query, k)
-        except AspectNavError as error:
-            columns.append(_described(engine, query, note=str(error)))
-            continue
-        columns.append(_column(engine, query, results, seed))
-    return mark_repeats(columns)
+def draw_columns(engine: Neighbourhood, view: SeedView) -> list[Column]:
+    """The seed view's columns as Explore draws them, each card noting the other columns that show it."""
+    return mark_repeats([_column(engine, column, view.seed) for column in view.columns])

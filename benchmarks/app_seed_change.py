@@ -21,7 +21,8 @@ REPO = Path(__file__).resolve().parent.parent
 def seed_changes(count: int) -> tuple[list[float], list[float]]:
     from streamlit.testing.v1 import AppTest
 
-    from app_views.columns import explore_columns
+    from app_views.columns import draw_columns
+    from explore.seed_view import ViewSettings, seed_view
     from explore.mix import default_mix
     from explore.neighbours import Neighbourhood
     from explore.corpus import open_corpus
@@ -42,7 +43,7 @@ def seed_changes(count: int) -> tuple[list[float], list[float]]:
     columns = []
     for article in seeds:
         began = time.perf_counter()
-        explore_columns(corpus, engine, article, None, 5, default_mix(engine, article))
+        draw_columns(engine, seed_view(engine, article, None, ViewSettings(5, default_mix(engine, article))))
         columns.append(time.perf_counter() - began)
     return page, columns
 

@@ -20,10 +20,11 @@ NEW_SPACES = ("kind", "century", "field")
 
 
 def _columns_of(engine, seed) -> int:
-    from app_views.columns import explore_columns
+    from app_views.columns import draw_columns
+    from explore.seed_view import ViewSettings, seed_view
     from explore.mix import default_mix
 
-    return len(explore_columns(engine.corpus, engine, seed, None, 5, default_mix(engine, seed)))
+    return len(draw_columns(engine, seed_view(engine, seed, None, ViewSettings(5, default_mix(engine, seed)))))
 
 
 def measure(count: int) -> dict:

@@ -13,11 +13,10 @@ import math
 from dataclasses import dataclass
 from typing import Union
 
-from app_views.explore_panel.mix_data import weight_names
-from app_views.mix import shown_mix, with_links_share, with_spaces
 from app_views.url_state import MAX_K
 from app_views.view_state import MAX_WEIGHT, PER_ROW_RANGE, ExploreView
 from explore.corpus.model import Article, Corpus
+from explore.mix import shown_mix, weight_names, with_links_share, with_spaces
 from explore.neighbours import Neighbourhood
 
 PICK, NAV, MIX, LAYOUT = "pick", "nav", "mix", "layout"  # the panel's triggers (explore_panel.js sends these)

@@ -1,8 +1,17 @@
-"""Columns without an engine: the links column still answers, nothing else is offered."""
-from app_views.columns import column_description, explore_columns
+"""Explore's columns as drawn from the engine's one answer for a seed (explore/seed_view.py): what each column is,
+its cards and captions, and the line on the columns left out."""
+from app_views.columns import column_description, draw_columns
 from explore.neighbours import Neighbourhood
 from explore.query import Blend, Query
+from explore.seed_view import ViewSettings, seed_view
 from tests.fixture_corpora import fixture_corpus
+
+
+def explore_columns(corpus, engine, seed, text, k, blend=None, read_more=False):
+    """The columns Explore draws for `seed` (or free `text`) with these settings; no engine: an engine without
+    spaces (links still answer), as the page does."""
+    engine = engine if engine is not None else Neighbourhood(corpus, {})
+    return draw_columns(engine, seed_view(engine, seed, text, ViewSettings(k, blend, read_more)))
 
 
 def test_without_an_engine_only_the_links_column_answers():
@@ -71,10 +80,11 @@ def test_an_article_seed_gets_the_spaces_of_its_aspects_and_the_mix_third():
     assert [column.heading for column in unlabelled] == ["Wikipedia links", "generic", "your mix"]
     assert left_out_line(engine, corpus["p105"]) == \
         "*Person 105* has no country or occupation label, so the country and occupation spaces are left out\\."
-    labelled = explore_columns(corpus, engine, corpus["p3"], None, 3)
-    assert [column.label for column in labelled] == ["links", "generic", "country", "occupation"]
+    labelled = explore_columns(corpus, engine, corpus["p3"], None, 3)  # the seed's default mix third
+    assert [column.label for column in labelled] == ["links", "generic", "your mix", "country", "occupation"]
     assert left_out_line(engine, corpus["p3"]) == ""
-    free_text = explore_columns(corpus, engine, None, "a painter", 3)  # free text keeps every space, has no links
+    # free text keeps every space and has no links; no mix here: the fixture's spaces have no encoder for a text
+    free_text = explore_columns(corpus, engine, None, "a painter", 3)
     assert [column.label for column in free_text] == ["generic", "country", "occupation"]
     assert left_out_line(engine, None) == "Links need an article seed, so the Wikipedia links column is left out\\."
 
@@ -167,7 +177,7 @@ def test_the_links_column_and_the_read_link_are_named_after_the_corpus_source():
 
 
 def test_a_column_that_would_only_repeat_generic_is_left_out_in_words():
-    from app_views.columns import explore_columns, left_out_line
+    from app_views.columns import left_out_line
     from explore.query import Kind
     from explore.relevant_first import RelevantFirst, Serving
     from tests.app_pages.conftest import fixture_engine
@@ -216,9 +226,7 @@ def test_the_read_more_column_comes_after_the_links_when_asked_with_ranks_not_si
     # free text has no Read more: the line says so beside the links
     free_text = explore_columns(corpus, engine, None, "a painter", 3, read_more=True)
     assert "morelike" not in [str(column.query) for column in free_text]
-    from app_views.columns import left_out_runs
-    from app_views.rich_line import to_markdown
-    assert to_markdown(left_out_runs(engine, None, read_more=True)) == (
+    assert left_out_line(engine, None, read_more=True) == (
         "Links and Read more need an article seed, so the Wikipedia links and Wikipedia's Read more columns are left "
         "out\\.")
     assert left_out_line(engine, None) == "Links need an article seed, so the Wikipedia links column is left out\\."

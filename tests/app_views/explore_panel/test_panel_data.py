@@ -1,14 +1,16 @@
 """The panel's data: the seed's card, the trail, the notes and the mix, as plain values the script draws as text."""
 from app_views.cards import INFERRED_HELP, INFERRED_LEGEND
-from app_views.columns import explore_columns
-from app_views.explore_panel.mix_data import mix_data
+from app_views.columns import draw_columns
+from app_views.explore_panel.mix_controls import mix_data
 from app_views.explore_panel.panel_data import panel_data
 from app_views.explore_panel.seed_card import seed_card_data
 from app_views.explore_panel.trail_data import trail_data
 from app_views.trail import Trail
 from app_views.view_state import ExploreView
 from explore.corpus.model import Article
+from explore.neighbours import Neighbourhood
 from explore.query import Blend
+from explore.seed_view import ViewSettings, seed_view
 from tests.app_pages.conftest import fixture_engine
 from tests.fixture_corpora import fixture_corpus
 
@@ -60,14 +62,18 @@ def test_the_mix_shows_the_seeds_own_aspects_until_changed_and_keeps_other_corpo
     corpus = fixture_corpus()
     engine = fixture_engine(corpus)
     seed = corpus["p3"]
-    mix = mix_data(engine, seed, None)
+    def controls(seed, chosen, engine=engine):
+        return mix_data(seed_view(engine, seed, "a painter", ViewSettings(3, chosen)), chosen)
+
+    mix = controls(seed, None)
     assert [s["name"] for s in mix["spaces"] if s["on"]] == ["country", "occupation", "generic"]
     assert mix["links"]["share"] == 0.05 and mix["weights"][0]["name"] == "links"
-    chosen = mix_data(engine, seed, Blend.of({"occupation": 1, "elsewhere": 0.5}))
+    chosen = controls(seed, Blend.of({"occupation": 1, "elsewhere": 0.5}))
     assert [s["name"] for s in chosen["spaces"] if s["on"]] == ["occupation"]
     assert chosen["elsewhere"] == ["elsewhere"]
-    assert mix_data(engine, None, None)["links"] is None  # free text has no links
-    assert mix_data(None, seed, None) is None
+    assert controls(None, None)["links"] is None  # free text has no links
+    assert controls(seed, None, Neighbourhood(corpus, {})) is None  # no space to mix
+    assert mix_data(None, None) is None
 
 
 def test_the_panel_says_which_columns_are_left_out_and_names_its_seed():
@@ -76,8 +82,8 @@ def test_the_panel_says_which_columns_are_left_out_and_names_its_seed():
     view = ExploreView(corpus="fixture")
     view.set_seed("p105")  # no labels
     seed = view.seed_article(corpus)
-    columns = explore_columns(corpus, engine, seed, None, 3)
-    data = panel_data(corpus, engine, view, seed, columns, lambda article_id: f"?seed={article_id}")
+    shown = seed_view(engine, seed, None, ViewSettings(3))
+    data = panel_data(corpus, engine, view, shown, draw_columns(engine, shown), lambda article_id: f"?seed={article_id}")
     assert data["seed"] == data["grid"]["seed"] == "Person 105"
     assert data["notes"] == [[{"text": "Person 105", "style": "em"},
                               {"text": " has no country or occupation label, so the country and occupation spaces "
