@@ -262,7 +262,8 @@ function grid(data, send) {
   });
   // Wikipedia's Read more: a baseline column the reader adds (the server draws it, the URL keeps it).
   const readMore = el("label", "an-read-more");
-  readMore.title = "Add the column Wikipedia shows under an article today (its \"Read more\"), to compare with";
+  readMore.title = "Add the column a Wikipedia reader gets under an article today (its \"Read more\": a text search), " +
+    "to compare with";
   const readMoreBox = keyed(el("input"), "an-read-more");
   readMoreBox.type = "checkbox";
   readMoreBox.checked = Boolean(data.read_more);
@@ -270,7 +271,7 @@ function grid(data, send) {
     focusAfterRedraw = readMoreBox.dataset.focus;
     send("layout", { read_more: readMoreBox.checked });
   });
-  readMore.append(readMoreBox, document.createTextNode(" Wikipedia's Read more"));
+  readMore.append(readMoreBox, document.createTextNode(` ${data.read_more_label || "Read more"}`));
   const bar = el("div", "an-grid-bar");
   bar.append(chooser, readMore, cardsPer, perRow);
   for (const column of columns) {

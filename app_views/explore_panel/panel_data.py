@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from app_views.columns import TRAIN_WHERE, Column, left_out_runs, missing_spaces_runs
+from app_views.columns import TRAIN_WHERE, Column, column_heading, left_out_runs, missing_spaces_runs
 from app_views.explore_panel.grid import grid_data
 from app_views.explore_panel.mix_controls import mix_data
 from app_views.explore_panel.seed_card import free_text_data, seed_card_data
@@ -14,6 +14,7 @@ from app_views.view_state import ExploreView
 from explore.corpus.model import Article, Corpus
 from explore.mix import seed_aspect_spaces
 from explore.neighbours import Neighbourhood
+from explore.query import MORELIKE
 from explore.seed_view import SeedView
 
 
@@ -43,5 +44,6 @@ def panel_data(corpus: Corpus, engine: Neighbourhood | None, view: ExploreView, 
         "trail": trail_data(corpus, view.trail),
         "notes": panel_notes(corpus, engine, shown, maintainer),
         "mix": mix_data(shown, view.blend),
-        "grid": grid_data(columns, view.per_row, href, name, view.k, view.read_more),
+        "grid": grid_data(columns, view.per_row, href, name, view.k, view.read_more)
+        | {"read_more_label": column_heading(MORELIKE, corpus)},
     }

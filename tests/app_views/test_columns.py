@@ -230,3 +230,12 @@ def test_the_read_more_column_comes_after_the_links_when_asked_with_ranks_not_si
         "Links and Read more need an article seed, so the Wikipedia links and Wikipedia's Read more columns are left "
         "out\\.")
     assert left_out_line(engine, None) == "Links need an article seed, so the Wikipedia links column is left out\\."
+
+
+def test_read_more_is_not_called_wikipedias_for_a_corpus_of_other_texts():
+    from app_views.columns import column_heading
+    from explore.corpus.model import Article, Corpus, Provenance
+    from explore.query import MORELIKE
+
+    own = Corpus("notes", [Article("a", "A", "text", url="https://example.org/a")], Provenance("my notes", "x"))
+    assert column_heading(MORELIKE, own) == "Read more (more like this)"

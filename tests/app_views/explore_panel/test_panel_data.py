@@ -85,6 +85,7 @@ def test_the_panel_says_which_columns_are_left_out_and_names_its_seed():
     shown = seed_view(engine, seed, None, ViewSettings(3))
     data = panel_data(corpus, engine, view, shown, draw_columns(engine, shown), lambda article_id: f"?seed={article_id}")
     assert data["seed"] == data["grid"]["seed"] == "Person 105"
+    assert data["grid"]["read_more_label"] == "Wikipedia's Read more"  # the fixture's articles are on wikipedia.org
     assert data["notes"] == [[{"text": "Person 105", "style": "em"},
                               {"text": " has no country or occupation label, so the country and occupation spaces "
                                        "are left out.", "style": "plain"}]]
