@@ -88,12 +88,13 @@ def mix_description(blend: Blend, relevant_first: bool = False) -> str:
         " Change it above."
 
 
-def _relevant_first(engine: Neighbourhood, kind: Kind) -> float | None:
-    """The generic share a column of `kind` is served with relevant first, None when it is served as it is."""
+def _relevant_first(engine: Neighbourhood, kind: Kind, mix: Mapping[str, float] | None = None) -> float | None:
+    """The generic share a column of `kind` ranking by `mix` is served with relevant first, None when it is served
+    as it is."""
     policy = engine.relevant_first
     if policy is None or not policy.serves(kind) or not any(s.kind == "generic" for s in engine.spaces.values()):
         return None
-    return policy.serving[kind].generic_share
+    return policy.serving_for(kind, mix or {}, engine.corpus.name).generic_share
 
 
 def column_description(engine: Neighbourhood, query: Query) -> str:
@@ -112,7 +113,7 @@ def column_description(engine: Neighbourhood, query: Query) -> str:
     aspects = list(space.aspects)
     if space.kind == "generic":
         return "Similar overall: the whole lead in one embedding, no aspect singled out."
-    share = _relevant_first(engine, query.kind)
+    share = _relevant_first(engine, query.kind, {name: 1.0})
     if share is not None:
         return _served_description(space, aspects, share)
     if space.kind == "aspect":

@@ -175,7 +175,7 @@ class Neighbourhood:
 
     def _served_spaces(self, query: Query, mix: Mapping[str, float]) -> list[str]:
         """The spaces a relevant-first column needs a vector of the seed in: its own and generic."""
-        served = self.relevant_first.served_mix(query.kind, mix, self._generic_space().name)
+        served = self.relevant_first.served_mix(query.kind, mix, self._generic_space().name, self.corpus.name)
         return list(dict.fromkeys([self._generic_space().name, *(n for n in served if n != LINKS_COMPONENT)]))
 
     def _relevant_first_rows(self, query: Query, mix: Mapping[str, float], vectors: Mapping[str, np.ndarray],
@@ -184,15 +184,16 @@ class Neighbourhood:
         """The column's k best among the candidates related to the seed at all (its generic neighbours and links),
         by the served mix and, for an article seed, the labels it shares (a typed sentence has none)."""
         policy, generic = self.relevant_first, self._generic_space()
-        mix = policy.served_mix(query.kind, mix, generic.name)
-        nearest = generic.nearest(vectors[generic.name], policy.serving[query.kind].pool_size + 1)[0]
+        serving = policy.serving_for(query.kind, mix, self.corpus.name)
+        mix = policy.served_mix(query.kind, mix, generic.name, self.corpus.name)
+        nearest = generic.nearest(vectors[generic.name], serving.pool_size + 1)[0]
         pool = relevant_pool(nearest, linked, seed_row)
         similarity = pool_similarity(self.spaces, mix, vectors, pool, linked)
         if seed is not None:
             candidates = [self.corpus.articles[row] for row in pool]
             shared = {name: shared_share(seed, candidates, self.spaces[name].aspects if self.spaces[name].kind in
                                          LABELLED_KINDS else ()) for name in mix if name != LINKS_COMPONENT}
-            similarity_and_labels = similarity + policy.serving[query.kind].label_weight * shared_term(mix, shared)
+            similarity_and_labels = similarity + serving.label_weight * shared_term(mix, shared)
         else:
             similarity_and_labels = similarity
         order = np.argsort(-similarity_and_labels, kind="stable")[:k]

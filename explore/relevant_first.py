@@ -52,22 +52,44 @@ SERVING: Mapping[Kind, Serving] = {
 # Labelled spaces a corpus does not draw as Explore columns: on its judged seeds their served cards were less worth
 # reading than generic's by more than the bar (worth-reading P@5 under 0.9 x generic's; space -> that ratio,
 # assets/reports/vital-judged.md). They still weigh in the reader's mix, colour the maps and serve studies.
-NOT_DRAWN: Mapping[str, Mapping[str, float]] = {"vital": {"kind": 0.80, "century": 0.88}}
+NOT_DRAWN: Mapping[str, Mapping[str, float]] = {}
+
+
+# A corpus's aspect spaces served otherwise than every aspect column (corpus → space → its serving), chosen for that
+# space on the corpus's judged seeds, cross-validated over seeds (scripts/choose_space_serving.py,
+# assets/reports/vital-space-serving-choice.json; docs/training.md, "Relevant first"). vital's kind and century
+# label hundreds of articles each: served as every aspect column is, their cards were worth reading 0.80 and 0.88
+# times as often as generic's; ranked mostly by overall similarity (90%), with a shared label ranking a card up, they
+# are drawn.
+BY_SPACE: Mapping[str, Mapping[str, Serving]] = {"vital": {"kind": Serving(30, 0.9, 1.0),
+                                                           "century": Serving(100, 0.9, 2.0)}}
 
 
 @dataclass(frozen=True)
 class RelevantFirst:
     """The serving of each kind of column that is served relevant first (the labelled spaces and the reader's mix;
-    generic, links and a raw `space:<name>`, what evaluation of a space's own quality asks, are served as they are)."""
+    generic, links and a raw `space:<name>`, what evaluation of a space's own quality asks, are served as they are),
+    and of the aspect spaces of a corpus served otherwise (`by_space`: corpus → space name → serving)."""
 
     serving: Mapping[Kind, Serving] = field(default_factory=lambda: dict(SERVING))
+    by_space: Mapping[str, Mapping[str, Serving]] = field(default_factory=lambda: dict(BY_SPACE))
 
     def serves(self, kind: Kind) -> bool:
         return kind in self.serving
 
-    def served_mix(self, kind: Kind, mix: Mapping[str, float], generic: str) -> dict[str, float]:
-        """`mix` (space → weight, summing to 1) with the kind's generic share added: what the column ranks by."""
-        share = float(self.serving[kind].generic_share)
+    def serving_for(self, kind: Kind, mix: Mapping[str, float], corpus: str = "") -> Serving:
+        """How a column of `kind` ranking by `mix` is served: an aspect column of a space its corpus serves
+        otherwise by that space's serving, every other by its kind's."""
+        if kind is Kind.ASPECT and len(mix) == 1:
+            (name,) = mix
+            own = self.by_space.get(corpus, {}).get(name)
+            if own is not None:
+                return own
+        return self.serving[kind]
+
+    def served_mix(self, kind: Kind, mix: Mapping[str, float], generic: str, corpus: str = "") -> dict[str, float]:
+        """`mix` (space → weight, summing to 1) with the column's generic share added: what the column ranks by."""
+        share = float(self.serving_for(kind, mix, corpus).generic_share)
         if not share:
             return dict(mix)
         served = {name: (1 - share) * weight for name, weight in mix.items()}

@@ -1,6 +1,6 @@
 """Aspects for every article, as a reader sees them in headless Chromium at 1600x1200: an event reads on by its
-century and country, a work by what kind it is, each labelled column saying what it shares; the seed card says
-where a label came from. Screenshots: test-artifacts/aspects_*.png.
+century and country, a work by what kind it is (each served with a setting of its own), each labelled column saying
+what it shares; the seed card says where a label came from. Screenshots: test-artifacts/aspects_*.png.
 """
 from __future__ import annotations
 
@@ -32,30 +32,33 @@ def _column_text(driver, heading: str) -> str:
         return h ? h.closest('.an-col').innerText : '';""", heading)
 
 
-def test_an_event_reads_on_by_its_country_and_field_and_says_why_century_is_no_column(server, browser):
+def test_an_event_reads_on_by_its_century_country_and_field(server, browser):
     text = _open(browser, f"{server}/?seed=French+Revolution")
     headings = column_headings(browser)
-    assert "country space" in headings and "field space" in headings, headings
-    assert "century space" not in headings  # under the judged bar: said in one line, still in the mix
-    assert "The century space is not drawn as a column: on judged seeds its cards were worth reading 0.88 times as " \
-           "often as generic's; it still weighs in your mix." in text
+    assert {"century space", "country space", "field space"} <= set(headings), headings
+    century = _column_text(browser, "century space")
+    assert "also 18th century" in century and "Napoleon" in century
+    assert "ordered 10% by the century space, 90% by overall similarity" in century
     country = _column_text(browser, "country space")
     assert "also France" in country and "country: France" in country
     seed_card = browser.find_element("css selector", ".an-seed").text
     assert "century: 18th century" in seed_card and "country: France" in seed_card
-    assert "Traceback" not in text
-    _scroll_to_top(browser)
+    assert "not drawn as a column" not in text and "Traceback" not in text
+    _column_text(browser, "century space")
     shot(browser, "aspects_french_revolution.png")
 
 
-def test_a_work_reads_on_by_its_field_and_its_kind_is_on_its_card(server, browser):
+def test_a_work_reads_on_by_its_kind_and_field(server, browser):
     text = _open(browser, f"{server}/?seed=Pride+and+Prejudice")
     headings = column_headings(browser)
-    assert "field space" in headings and "kind space" not in headings, headings
-    assert "The century and kind spaces are not drawn as columns" in text
+    assert {"field space", "kind space", "century space"} <= set(headings), headings
+    assert "not drawn as a column" not in text
     assert "kind: novel" in browser.find_element("css selector", ".an-seed").text
+    kind = _column_text(browser, "kind space")
+    assert "also novel" in kind and "Jane Austen" in kind
     field = _column_text(browser, "field space")
     assert "also Writers" in field
+    _column_text(browser, "kind space")
     shot(browser, "aspects_pride_and_prejudice.png")
 
 

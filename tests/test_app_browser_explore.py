@@ -73,13 +73,14 @@ def test_marie_curie_cards_show_every_shared_label_in_full(server, browser):
 def test_a_seed_without_country_or_occupation_says_so_in_one_line(server, browser):
     _open(browser, f"{server}/?seed=Chlorophyll")
     text = _main_text(browser)
-    assert "Chlorophyll has no country or occupation label, so the country, occupation, union and intersection spaces are left out." in text
+    assert ("Chlorophyll has no century, country or occupation label, so the century, country, occupation, union and "
+            "intersection spaces are left out.") in text
     headings = column_headings(browser)
     assert "country space" not in headings and "occupation space" not in headings
     assert {"Wikipedia links", "generic", "your mix", "topic space"} <= set(headings)
     assert "union space" not in headings and "intersection space" not in headings
-    line = browser.find_element("xpath", "//div[starts-with(normalize-space(), 'Chlorophyll has no country or occupation "
-                                         "label')]")
+    line = browser.find_element("xpath", "//div[starts-with(normalize-space(), 'Chlorophyll has no century, country or "
+                                         "occupation label')]")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", line)
     time.sleep(0.5)
     shot(browser, "explore_chlorophyll.png")
