@@ -20,9 +20,10 @@ from app_views.questionnaire_form import item_widget, page_answers, saved_value,
 from app_views.ranking_draft import RankingDraft
 from explore.errors import AspectNavError
 from study.configured import STUDY_ENV, open_study_flow, setting
+from study.outcome import Outcome, left_the_study
 from study.platform import PlatformError
 from study.sessions import AlreadyAnsweredError, StudyBusyError, StudySessionError
-from study.store import DATABASE_ENV, Outcome
+from study.store import DATABASE_ENV
 
 CODE_KEY = "study_code"
 DRAFT_KEY = "study_draft"
@@ -247,6 +248,10 @@ def finished(flow, code: str) -> None:
     st.title(flow.study.title)
     status = flow.status(code)
     platform = flow.study.platform
+    if left_the_study(status.outcome):  # marked returned or timed out: no code to hand back, nothing to answer
+        st.info(f"This session was closed (your submission was {str(status.outcome).replace('_', ' ')}). "
+                "Thank you for your time; you can close this page.")
+        return
     screened_out = status.outcome is Outcome.SCREENED_OUT
     if screened_out:
         st.warning("Thank you for your time. One of the tasks asked for something specific and your answer did "

@@ -14,7 +14,15 @@ from explore.errors import AspectNavError
 from study.analysis_config import AnalysisConfig
 from study.codebook import codebook_json
 from study.configured import PASSWORD_ENV, STUDY_ENV, configured_store, configured_study, setting
-from study.report import answers_csv, load_questionnaire, questionnaire_csv, report_json, study_report, summary_csv
+from study.report import (
+    answers_csv,
+    departure_lines,
+    load_questionnaire,
+    questionnaire_csv,
+    report_json,
+    study_report,
+    summary_csv,
+)
 from study.result_tables import (
     check_table,
     choice_table,
@@ -59,6 +67,8 @@ started, finished_count, answer_count = st.columns(3)
 started.metric("Participants started", report.participants_started)
 finished_count.metric("Finished", report.participants_finished)
 answer_count.metric("Answers", report.answers)
+for line in departure_lines(report):  # returned, timed out, withdrawn: who is not in the data
+    st.caption(line)
 if not report.answers:
     st.info("No answers yet.")
     st.stop()

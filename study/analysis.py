@@ -11,7 +11,8 @@ signed-rank tests with Holm's correction; Kendall's W (the Friedman statistic sc
 strongly participants agree on the order of the sources.
 
 Check tasks (attention items, gold tasks) are left out of the comparison; the exclusion rules the study
-declared are applied, and the report carries the results with and without them.
+declared are applied, and the report carries the results with and without them. Participants whose submission the
+platform reports returned or timed out are not part of the data at all (only counted).
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from explore.errors import AspectNavError
 from study.analysis_config import AnalysisConfig
 from study.definition import StudyDefinition, Task
 from study.exclusions import RuleCount, apply_exclusions
+from study.outcome import Outcome, left_the_study
 from study.questionnaire_analysis import QuestionnaireResults
 from study.rank_tests import FriedmanResult, PairwiseTest, friedman_test, pairwise_tests
 from study.records import AnswerRecord, ParticipantRecord
@@ -104,6 +106,9 @@ class StudyReport:
     orders: list[OrderCount] = field(default_factory=list)
     unexcluded: Comparison | None = None
     questionnaire: QuestionnaireResults | None = None  # with the declared exclusions applied
+    participants_returned: int = 0  # returned or timed out on the platform: counted here, analysed nowhere
+    participants_timed_out: int = 0
+    participants_withdrawn: int = 0  # deleted on request (study.withdrawal's audit lines)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -154,11 +159,14 @@ def analyse(study: StudyDefinition, answers: list[AnswerRecord], config: Analysi
             started: int | None = None, finished: int | None = None,
             participants: list[ParticipantRecord] | None = None) -> StudyReport:
     """The full report; `started`/`finished` are participant counts from the store (default: from answers);
-    `participants` (default: one record per answering participant) feed the exclusion rules and design counts."""
-    answering = {answer.participant for answer in answers}
+    `participants` (default: one record per answering participant) feed the exclusion rules and design counts;
+    those who returned or timed out on the platform, and their answers, are left out of everything but the counts."""
     if participants is None:
-        participants = [ParticipantRecord(p, ()) for p in sorted(answering)]
-    exclusions = apply_exclusions(study, participants, answers)
+        participants = [ParticipantRecord(p, ()) for p in sorted({answer.participant for answer in answers})]
+    left = {p.participant: p.outcome for p in participants if left_the_study(p.outcome)}
+    answers = [answer for answer in answers if answer.participant not in left]
+    answering = {answer.participant for answer in answers}
+    exclusions = apply_exclusions(study, [p for p in participants if p.participant not in left], answers)
     kept = [answer for answer in answers if exclusions.keeps(answer.participant)]
     primary = compare_sources(study, kept, config)
     report = StudyReport(
@@ -174,6 +182,8 @@ def analyse(study: StudyDefinition, answers: list[AnswerRecord], config: Analysi
         exclusions=list(exclusions.counts),
         participants_excluded=len(exclusions.excluded_by),
         orders=order_counts(study, participants),
+        participants_returned=sum(outcome == Outcome.RETURNED for outcome in left.values()),
+        participants_timed_out=sum(outcome == Outcome.TIMED_OUT for outcome in left.values()),
     )
     if exclusions.excluded_by:
         report.unexcluded = compare_sources(study, answers, config)

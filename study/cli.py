@@ -62,6 +62,27 @@ def register(subparsers) -> None:
                                                       "type, meaning, levels) as JSON here")
     report.set_defaults(func=run_report)
 
+    withdraw = commands.add_parser(
+        "withdraw", help="delete every row of one participant on request, keeping an audit line that names nobody")
+    _participant_arguments(withdraw)
+    withdraw.set_defaults(func=run_withdraw)
+
+    mark = commands.add_parser(
+        "mark", help="record that the platform reports a participant's submission returned or timed out: they leave "
+                     "the task-order balance and the analysis")
+    _participant_arguments(mark)
+    mark.add_argument("--outcome", required=True, type=_left_outcome, help="returned or timed-out (as Prolific says)")
+    mark.set_defaults(func=run_mark)
+
+
+def _participant_arguments(parser: argparse.ArgumentParser) -> None:
+    """The database and the one participant a researcher's command is about."""
+    parser.add_argument("database", help="SQLAlchemy URL (postgresql://…, sqlite:///…) or an SQLite file path")
+    parser.add_argument("--study", help="study name, when the database holds several")
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--participant", metavar="CODE", help="the participant's code, e.g. 7KQ2-M9XD-4RTA")
+    who.add_argument("--platform-id", metavar="ID", help="the id their platform sent, e.g. a Prolific PID")
+
 
 MAX_PARTICIPANTS = MAX_RUNS = 100_000  # far above any study; a bigger number is a typo that would run for days
 MAX_SEED = 2**32 - 1
@@ -151,6 +172,49 @@ def _unranked(text: str) -> str | float:
         return parse_unranked(text)
     except AspectNavError:
         raise argparse.ArgumentTypeError("use last, mid or a number") from None
+
+
+def _left_outcome(text: str):
+    from study.outcome import Outcome, left_the_study
+
+    try:
+        outcome = Outcome.parse(text)
+    except ValueError:
+        outcome = None
+    if outcome is None or not left_the_study(outcome):
+        raise argparse.ArgumentTypeError(f"returned or timed-out, not {text!r}")
+    return outcome
+
+
+def _participant_store(args: argparse.Namespace):
+    """The existing database (never a new empty one) and the participant the arguments name."""
+    from study.participant_selector import ParticipantSelector
+    from study.store import StoreConfig, open_store
+
+    store = open_store(args.study or DEFAULT_STUDY, StoreConfig(url=args.database, create=False))
+    return store, ParticipantSelector(code=args.participant, platform_id=args.platform_id)
+
+
+def run_withdraw(args: argparse.Namespace) -> int:
+    from study.withdrawal import WITHDRAWAL_REQUEST, withdraw
+
+    store, who = _participant_store(args)
+    done = withdraw(store, args.study, who)
+    print(f"Withdrew the participant with {who}: deleted {done.participants} participant, {done.presentations} "
+          f"shown task lists, {done.answers} answers and {done.questionnaire_pages} questionnaire pages.")
+    print(f"Audit line kept: {done.deleted_at:%Y-%m-%d %H:%M:%S} UTC, {WITHDRAWAL_REQUEST}, the counts above "
+          "(no id, no code, no answers).")
+    return 0
+
+
+def run_mark(args: argparse.Namespace) -> int:
+    from study.platform_outcome import mark_outcome
+
+    store, who = _participant_store(args)
+    previous = mark_outcome(store, args.study, who, args.outcome)
+    print(f"Marked the participant with {who} {args.outcome} (was {previous or 'in progress'}): they hold no task "
+          "order any more and are left out of the analysis.")
+    return 0
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from study.definition import StudyDefinition
+from study.outcome import Outcome
 
 Levels = Callable[[StudyDefinition], list]
 
@@ -59,8 +60,9 @@ ANSWER_COLUMNS = (
     Column("participant", "integer", "participant number in this database (never the participant code)"),
     Column("order_row", "integer", "row of the balanced Latin square the participant's task order is "
                                    "(1-based); empty for random orders", _rows),
-    Column("outcome", "text", "how the participant's session ended; empty while in progress",
-           lambda study: ["completed", "screened_out", ""]),
+    Column("outcome", "text", "how the participant's session ended; empty while in progress; returned and "
+                              "timed_out (the platform's word, set with `study mark`) are left out of the analysis",
+           lambda study: [*map(str, Outcome), ""]),
     Column("task_id", "text", "the task, as named in the study file", _task_ids),
     Column("task_type", "text", "the task's aspect; the analysis groups tasks by it", _task_types),
     Column("task_position", "integer", "the task's place in this participant's order (1 = first shown)",

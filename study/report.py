@@ -16,10 +16,12 @@ from study.analysis_config import AnalysisConfig
 from study.codebook import ANSWER_FIELDS, QUESTIONNAIRE_FIELDS, SUMMARY_FIELDS
 from study.definition import StudyDefinition
 from study.exclusions import apply_exclusions
+from study.outcome import left_the_study
 from study.questionnaire import ONCE_PAGE
 from study.questionnaire_analysis import QuestionnaireAnswer, analyse_questionnaire
 from study.records import AnswerRecord, Candidate, ParticipantRecord
 from study.store import AnswerRow, ParticipantRow, PresentationRow, QuestionnaireRow, StudyStore
+from study.withdrawal import withdrawn_participants
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ class StoredAnswers:
     answers: list[AnswerRecord]
     participants: list[ParticipantRecord]
     started: int
-    finished: int
+    finished: int  # completed or screened out here (not those the platform reports returned or timed out)
 
 
 def _timestamp(value) -> str:
@@ -79,7 +81,8 @@ def load_answers(store: StudyStore, study_name: str | None = None) -> StoredAnsw
         )
         for participant, task_id, ranking, candidates, answered_at, shown_at in rows
     ]
-    return StoredAnswers(study, answers, participants, len(participants), sum(p.finished for p in participants))
+    finished = sum(p.finished and not left_the_study(p.outcome) for p in participants)
+    return StoredAnswers(study, answers, participants, len(participants), finished)
 
 
 def _position(order: tuple[str, ...], task_id: str) -> int | None:
@@ -110,9 +113,12 @@ def study_report(store: StudyStore, study_name: str | None = None,
     """The report (with questionnaire results when the study has a questionnaire), the stored study, its answers."""
     stored = load_answers(store, study_name)
     report = analyse(stored.study, stored.answers, config, stored.started, stored.finished, stored.participants)
+    report.participants_withdrawn = withdrawn_participants(store, stored.study.name)
     if stored.study.questionnaire.items:
-        keeps = apply_exclusions(stored.study, stored.participants, stored.answers).keeps
-        kept = [a for a in load_questionnaire(store, stored.study.name) if keeps(a.participant)]
+        stayed = [p for p in stored.participants if not left_the_study(p.outcome)]
+        keeps = apply_exclusions(stored.study, stayed, stored.answers).keeps
+        ids = {p.participant for p in stayed}
+        kept = [a for a in load_questionnaire(store, stored.study.name) if a.participant in ids and keeps(a.participant)]
         report.questionnaire = analyse_questionnaire(stored.study, kept, config)
     return report, stored.study, stored.answers
 
@@ -172,6 +178,7 @@ def format_report(report: StudyReport) -> str:
         f"Study {report.study}: {report.participants_started} participants started, "
         f"{report.participants_finished} finished, {report.answers} answers "
         f"(unranked = {report.unranked}).",
+        *departure_lines(report),
     ]
     if not report.answers:
         lines.append("No answers yet.")
@@ -189,6 +196,19 @@ def format_report(report: StudyReport) -> str:
     lines += ["", "=" * 72]
     lines += _comparison_lines(report.unexcluded, f" — without exclusions ({report.unexcluded.participants} participants)")
     return "\n".join(lines + questionnaire)
+
+
+def departure_lines(report: StudyReport) -> list[str]:
+    """Who is not in the data, and why: returned or timed out on the platform (still counted as started), or
+    withdrawn on request (deleted, so counted nowhere else)."""
+    lines = []
+    if report.participants_returned or report.participants_timed_out:
+        lines.append(f"Returned or timed out on the platform: {report.participants_returned} returned, "
+                     f"{report.participants_timed_out} timed out (left out of the analysis and the task-order balance).")
+    if report.participants_withdrawn:
+        lines.append(f"Withdrawn on request: {report.participants_withdrawn} participant(s), their data deleted "
+                     "(not counted above).")
+    return lines
 
 
 def _figure(value: float | None) -> str:

@@ -345,9 +345,9 @@ class ParticipantFlow:
     def _pending_page(self, session, participant: ParticipantRow) -> str | None:
         """The questionnaire page this participant owes now: the per-source page of the first answered
         comparison task not yet rated, else the once page when every task is answered; None when nothing is
-        owed (or the participant was screened out)."""
+        owed (or the session ended: screened out, or returned or timed out on the platform)."""
         questionnaire = self.study.questionnaire
-        if not questionnaire.items or participant.outcome == str(Outcome.SCREENED_OUT):
+        if not questionnaire.items or participant.outcome is not None:
             return None
         answered = self._answered(session, participant.id)
         submitted = set(session.scalars(select(QuestionnaireRow.page).where(

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from enum import Enum
 from pathlib import Path
 from typing import TypeVar
 
@@ -43,9 +42,11 @@ from explore.errors import AspectNavError, storage_error
 from explore.names import check_name
 from explore.settings import data_home
 from study.definition import StudyDefinition, study_from_dict
+from study.outcome import Outcome  # noqa: F401  (re-exported: where the flow and the app have always found it)
 from study.write_retry import WriteRetry, with_retries
 
-SCHEMA_VERSION = 3  # 2: platform ids and outcome of a participant, a task's draft ranking; 3: questionnaire answers
+SCHEMA_VERSION = 4  # 2: platform ids and outcome of a participant, a task's draft ranking; 3: questionnaire answers;
+# 4: the withdrawals audit table
 DATABASE_ENV = "ASPECTNAV_STUDY_DB"
 SQLITE_BUSY_TIMEOUT_S = 30.0
 # What every PostgreSQL write transaction runs first: one fixed advisory lock key ("aspectnv" in ASCII),
@@ -79,16 +80,6 @@ class StudyRow(Base):
     fingerprint: Mapped[str] = mapped_column(String(32))
     definition: Mapped[str] = mapped_column(Text)  # JSON: analysis never needs the study file
     created_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-
-
-class Outcome(str, Enum):
-    """How a participant's session ended; in progress while `ParticipantRow.outcome` is None."""
-
-    COMPLETED = "completed"
-    SCREENED_OUT = "screened_out"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 class ParticipantRow(Base):
@@ -147,6 +138,21 @@ class QuestionnaireRow(Base):
     draft: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON as the page holds it (lists by letter)
     answers: Mapped[str | None] = mapped_column(Text, nullable=True)  # JSON {source: {item: value}} or {item: value}
     submitted_at: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class WithdrawalRow(Base):
+    """The audit line of one withdrawal (study.withdrawal): when, why and how many rows went; never who (no platform
+    id, no code, no hash of either: a hash of an id is an id) and nothing they answered."""
+
+    __tablename__ = "withdrawals"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    study_id: Mapped[int] = mapped_column(ForeignKey("studies.id", ondelete="CASCADE"), index=True)
+    deleted_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    reason: Mapped[str] = mapped_column(String(64))
+    participants: Mapped[int] = mapped_column(Integer)
+    presentations: Mapped[int] = mapped_column(Integer)
+    answers: Mapped[int] = mapped_column(Integer)
+    questionnaire_pages: Mapped[int] = mapped_column(Integer)
 
 
 @dataclass(frozen=True)
@@ -329,6 +335,7 @@ _UPGRADES = {
         "CREATE UNIQUE INDEX uq_participants_platform_id ON participants (study_id, platform_id)",
         "ALTER TABLE presentations ADD COLUMN draft TEXT"),
     2: (),  # 3 only adds the questionnaire_answers table, which create_all makes before the upgrade runs
+    3: (),  # 4 only adds the withdrawals table, likewise
 }
 
 

@@ -228,3 +228,25 @@ def test_picks_survive_a_new_session_as_a_reload_makes_one(study_env):
     reloaded.button(key="study_resume").click().run()
     labels = [b.label for b in pick_buttons(reloaded)]
     assert labels[3] == "Ranked #1" and labels[0] == "Ranked #2" and labels[1] == "Pick as #3"
+
+
+def test_a_participant_marked_returned_finds_their_session_closed_without_a_code(study_env, tmp_path):
+    from study.outcome import Outcome
+    from study.participant_selector import ParticipantSelector
+    from study.platform_outcome import mark_outcome
+    from study.sessions import open_flow
+    from study.store import StoreConfig, open_store
+    from study.synthetic import SyntheticProvider, tiny_study
+
+    study = tiny_study(tmp_path)
+    flow = open_flow(study, open_store(study.name, StoreConfig(url=os.environ["ASPECTNAV_STUDY_DB"])),
+                     SyntheticProvider(tiny_corpus()), tiny_corpus())
+    code = flow.start()
+    mark_outcome(flow.store, None, ParticipantSelector(code=code), Outcome.RETURNED)
+    at = AppTest.from_file(ENTRY, default_timeout=30)
+    at.session_state["study_code"] = code
+    at.run()
+    assert not at.exception, at.exception
+    shown = shown_text(at)
+    assert "This session was closed (your submission was returned)" in shown
+    assert "All tasks are done" not in shown and not at.success and not pick_buttons(at)

@@ -74,3 +74,20 @@ def test_preregister_writes_one_bundle_with_its_sha256(tmp_path, capsys):
 def test_preregister_without_a_planned_effect_says_what_to_add(tmp_path, capsys):
     assert main(["study", "preregister", str(write_tiny_study(tmp_path)), "--out", str(tmp_path)]) != 0
     assert "declares no planned effect: add a power: section" in capsys.readouterr().err
+
+
+def test_no_export_carries_a_platform_id_or_a_participant_code(tmp_path, capsys):
+    """Every file `study report` writes names participants by number only, so none needs a `--no-platform-ids`."""
+    from tests.study.test_platform import answer_all
+    from tests.study.test_withdrawal import ids_of, prolific_flow_at
+
+    url = f"sqlite:///{tmp_path / 'study.sqlite'}"
+    flow = prolific_flow_at(tmp_path, url)
+    people = {flow.start(ids_of(n)): ids_of(n) for n in range(3)}
+    for code in people:
+        answer_all(flow, code)
+    paths = {flag: tmp_path / f"out{flag}" for flag in ("--json", "--csv", "--answers-csv", "--codebook")}
+    assert main(["study", "report", url, "--bootstrap", "50", *(x for f, p in paths.items() for x in (f, str(p)))]) == 0
+    written = capsys.readouterr().out + "".join(path.read_text() for path in paths.values())
+    for code, ids in people.items():
+        assert code not in written and not any(value in written for value in ids.values())
