@@ -199,11 +199,19 @@ def left_out_line(engine: Neighbourhood, seed: Article | None, read_more: bool =
     return to_markdown(left_out_runs(absences(engine, seed, read_more), seed, engine.corpus))
 
 
+MAP_KIND_ORDER = {"generic": 0, "aspect": 1, "union": 2, "intersection": 3}
+
+
 def map_spaces(engine: Neighbourhood) -> list[str]:
-    """Space names a map can show: generic first, then those Explore draws as columns, then the others (a space
-    under the judged bar is no default map either: vital's default pair stays generic and country)."""
+    """Space names a map can show, the default pair first: generic, then the spaces Explore draws as columns before
+    those under the judged bar, single-aspect spaces before combined ones, and among them the one that tells the
+    most labels apart first (vital's country, 236 labels, then kind, field, occupation, century, topic): its map has
+    the most structure to set beside generic's."""
     never = engine.spaces_not_drawn()
-    return sorted(engine.spaces, key=lambda name: (engine.spaces[name].kind != "generic", name in never, name))
+    labels = {name: sum(len(engine.corpus.label_counts(aspect)) for aspect in engine.spaces[name].aspects)
+              for name in engine.spaces}
+    return sorted(engine.spaces, key=lambda name: (name in never, MAP_KIND_ORDER.get(engine.spaces[name].kind, 4),
+                                                   -labels[name], name))
 
 
 def space_label(engine: Neighbourhood, name: str) -> str:

@@ -47,7 +47,7 @@ def test_combined_columns_only_for_a_seed_with_every_aspect_they_combine(server,
     headings = column_headings(browser)
     assert "union space" not in headings and "intersection space" not in headings and "country space" in headings
     text = browser.find_element("css selector", '[data-testid="stMain"]').text
-    assert "so the occupation, union and intersection spaces are left out" in text.replace("topic, ", "")
+    assert "so the century, kind, occupation, union and intersection spaces are left out" in text.replace("topic, ", "")
     shot(browser, "famous_tokyo.png")
 
 
