@@ -8,6 +8,8 @@ platform's ids (PROLIFIC_PID …) are read from the URL, stored with the partici
 """
 from __future__ import annotations
 
+import logging
+
 import streamlit as st
 
 from app_views.corpus_choice import load_corpus
@@ -24,7 +26,11 @@ from study.outcome import Outcome, left_the_study
 from study.platform import PlatformError
 from study.sessions import AlreadyAnsweredError, StudyBusyError, StudySessionError
 from study.store import DATABASE_ENV
+from study.write_retry import StoreBusyError
 
+log = logging.getLogger("aspectnav.study_page")
+DATABASE_AWAY = ("The study cannot reach its database right now. Nothing is lost: your answers so far are saved. "
+                 "Please wait a minute, then reload this page to carry on where you were.")
 CODE_KEY = "study_code"
 DRAFT_KEY = "study_draft"
 PLATFORM_IDS_KEY = "study_platform_ids"
@@ -75,6 +81,8 @@ def welcome(flow) -> None:
         try:
             st.session_state[CODE_KEY] = flow.resume(typed)
             st.rerun()
+        except StoreBusyError:  # the page's title is drawn already: the words alone
+            st.warning(DATABASE_AWAY)
         except StudySessionError as exc:
             st.error(str(exc))
 
@@ -300,37 +308,52 @@ except AspectNavError as exc:
     st.error(str(exc))
     st.stop()
 
-platform_arrival(flow)
-if st.session_state.pop("study_forget", False):
-    forget(flow.study.name)
-    st.session_state["study_ignore_cookie"] = True  # the cookie still travels with this session's requests
-code = st.session_state.get(CODE_KEY)
-if code is None and not st.session_state.get("study_ignore_cookie") and (kept := remembered_code(flow.study.name)):
-    try:  # a reload: carry on where this browser left off
-        code = st.session_state[CODE_KEY] = flow.resume(kept)
-        st.session_state["study_welcome_back"] = True
-    except StudySessionError:
+def participant_page(flow) -> None:
+    """Whatever this participant is at: consent, a task, a questionnaire page, the end."""
+    platform_arrival(flow)
+    if st.session_state.pop("study_forget", False):
         forget(flow.study.name)
-if code is None:
-    welcome(flow)
-else:
-    try:
-        page = flow.next_questionnaire(code)
-        screen = None if page else flow.next_task(code)
-    except StudyBusyError as exc:  # the code is fine: keep it, so a reload carries on
-        st.error(str(exc))
-        st.caption(f"Participant code: {code}")
-        st.stop()
-    except StudySessionError as exc:
-        st.session_state.pop(CODE_KEY, None)
-        st.error(str(exc))
-        st.stop()
-    strip_platform_ids(flow)
-    if page is not None:
-        remember(flow.study.name, code)
-        questionnaire_screen(flow, code, page)
-    elif screen is None:
-        finished(flow, code)
+        st.session_state["study_ignore_cookie"] = True  # the cookie still travels with this session's requests
+    code = st.session_state.get(CODE_KEY)
+    if code is None and not st.session_state.get("study_ignore_cookie") and (kept := remembered_code(flow.study.name)):
+        try:  # a reload: carry on where this browser left off
+            code = st.session_state[CODE_KEY] = flow.resume(kept)
+            st.session_state["study_welcome_back"] = True
+        except StudyBusyError:
+            raise  # the database, not the code: keep the cookie for the reload that follows
+        except StudySessionError:
+            forget(flow.study.name)
+    if code is None:
+        welcome(flow)
     else:
-        remember(flow.study.name, code)
-        task_screen(flow, code, screen)
+        try:
+            page = flow.next_questionnaire(code)
+            screen = None if page else flow.next_task(code)
+        except StudyBusyError as exc:  # the code is fine: keep it, so a reload carries on
+            st.error(str(exc))
+            st.caption(f"Participant code: {code}")
+            st.stop()
+        except StudySessionError as exc:
+            st.session_state.pop(CODE_KEY, None)
+            st.error(str(exc))
+            st.stop()
+        strip_platform_ids(flow)
+        if page is not None:
+            remember(flow.study.name, code)
+            questionnaire_screen(flow, code, page)
+        elif screen is None:
+            finished(flow, code)
+        else:
+            remember(flow.study.name, code)
+            task_screen(flow, code, screen)
+
+
+try:
+    participant_page(flow)
+except (StoreBusyError, StudyBusyError) as exc:  # the database went away (down, restarting): nothing is lost
+    log.warning("Study page: %s", exc)
+    st.title(flow.study.title)
+    st.warning(DATABASE_AWAY)
+    if (code := st.session_state.get(CODE_KEY)) and not st.session_state.get(ON_PLATFORM_KEY):
+        st.caption(f"Participant code: {code}")
+    st.stop()

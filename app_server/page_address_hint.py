@@ -14,9 +14,10 @@ import json
 from dataclasses import dataclass
 
 from streamlit import config
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-HEAD = b"<head>"
+from app_server.html_head import with_head_script
+
 # The page's segment as the server saw it; the script strips it from the browser's address only when the address ends
 # with it (else the frontend probes as it always does).
 SCRIPT = ("<script>(function(){{var page={page};var path=location.pathname.replace(/\\/+$/,'');"
@@ -58,32 +59,4 @@ class PageAddressHint:
         if page is None:
             await self.app(scope, receive, send)
             return
-        # index.html is a few KiB: asked for unencoded, it is rewritten without unpacking a compressed answer
-        scope = dict(scope, headers=[(name, value) for name, value in scope["headers"] if name != b"accept-encoding"])
-        started: dict = {}
-        parts: list[bytes] = []
-
-        async def rewrite(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                content_type = dict(message.get("headers", [])).get(b"content-type", b"")
-                if not content_type.startswith(b"text/html"):
-                    started["passed"] = True
-                    await send(message)
-                else:
-                    started.update(message)
-                return
-            if started.get("passed") or message["type"] != "http.response.body":
-                await send(message)
-                return
-            parts.append(message.get("body", b""))
-            if message.get("more_body"):
-                return
-            html = b"".join(parts)
-            if HEAD in html:
-                html = html.replace(HEAD, HEAD + hint_script(page), 1)
-            headers = [(name, value) for name, value in started.get("headers", []) if name != b"content-length"]
-            await send({"type": "http.response.start", "status": started["status"],
-                        "headers": headers + [(b"content-length", str(len(html)).encode())]})
-            await send({"type": "http.response.body", "body": html})
-
-        await self.app(scope, receive, rewrite)
+        await with_head_script(self.app, scope, receive, send, hint_script(page))

@@ -1,8 +1,8 @@
 """Keep a participant's place across page reloads without putting their code in a shareable URL.
 
-The code lives in a first-party cookie of this site (SameSite=Strict, one per study, 30 days), set and
-cleared by a tiny script; a reload's new session reads it from `st.context.cookies` and resumes. A
-finished participant's cookie is cleared, so the next person on a shared lab computer starts afresh.
+The code lives in a first-party cookie of this site (SameSite=Strict, Secure over https, one per study, 30 days),
+set and cleared by a tiny script; a reload's new session reads it from `st.context.cookies` and resumes. A finished
+participant's cookie is cleared, so the next person on a shared lab computer starts afresh.
 """
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ def remembered_code(study_name: str) -> str | None:
 
 
 def _set_cookie(study_name: str, value: str, max_age_s: int) -> None:
-    run_script("document.cookie = data.cookie;",
+    # Secure over https (a study served online), so the browser never sends the code over plain http.
+    run_script("document.cookie = data.cookie + (location.protocol === 'https:' ? '; Secure' : '');",
                cookie=f"{cookie_name(study_name)}={value}; Max-Age={max_age_s}; Path=/; SameSite=Strict")
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from benchmarks.common import Row, load_average, machine
 
 BENCHMARKS = ["corpus_load", "first_start", "neighbours_bench", "encode", "projection", "first_maps", "app_seed_change", "seed_columns", "read_more",
-              "browser_latency", "page_latency", "training_throughput", "study_writes", "study_load", "scale", "dump_import",
+              "browser_latency", "page_latency", "training_throughput", "study_writes", "study_load", "study_online", "scale", "dump_import",
               "import_memory", "serving", "ray_cluster_encode", "million_map",
               "compressed_index"]
 ON_DEVICE = ["gpu"]  # needs a GPU: run by name on the device (`python -m benchmarks gpu --out results-gpu.json`), not in `all`

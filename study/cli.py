@@ -74,6 +74,37 @@ def register(subparsers) -> None:
     mark.add_argument("--outcome", required=True, type=_left_outcome, help="returned or timed-out (as Prolific says)")
     mark.set_defaults(func=run_mark)
 
+    online = commands.add_parser(
+        "online", help="serve a study on the open internet: N app processes behind nginx with HTTPS, checked "
+                       "through the public address, a dead process started again")
+    online.add_argument("study", nargs="?", default=DEFAULT_STUDY, help="a study file or a shipped study name")
+    online.add_argument("--public-url", required=True, help="the address participants open, "
+                                                            "e.g. https://study.example.org/mystudy/")
+    online.add_argument("--processes", default="2", help="app processes (about one per CPU core; default 2)")
+    online.add_argument("--first-port", type=int, default=8601, help="loopback port of the first app process "
+                                                                     "(the others follow; default 8601)")
+    online.add_argument("--db", help="the study database URL (default $ASPECTNAV_STUDY_DB); PostgreSQL when "
+                                     "--processes is over 1")
+    online.add_argument("--cert", type=Path, required=True, help="the certificate chain the proxy shows (PEM)")
+    online.add_argument("--key", type=Path, required=True, help="its private key (PEM)")
+    online.add_argument("--run-dir", type=Path, default=Path("study-online"),
+                        help="where the proxy's configuration, logs and pid go (default ./study-online)")
+    online.add_argument("--system-nginx", action="store_true",
+                        help="only write the site configuration for the system's nginx; start the app processes")
+    online.add_argument("--ca-file", type=Path, help="trust this certificate when checking the public address "
+                                                     "(a self-signed one on a loopback trial)")
+    online.add_argument("--check-only", action="store_true", help="start, check through the public address, "
+                                                                  "print the checks and stop")
+    online.set_defaults(func=run_online)
+
+    online_check = commands.add_parser(
+        "online-check", help="check a running study's public address as participants reach it: HTTPS, page, "
+                             "websocket, X-Forwarded-Proto, sticky routing")
+    online_check.add_argument("public_url", help="e.g. https://study.example.org/mystudy/")
+    online_check.add_argument("--ca-file", type=Path, help="trust this certificate (a self-signed one)")
+    online_check.add_argument("--processes", help="how many processes should share the load (checks the spread)")
+    online_check.set_defaults(func=run_online_check)
+
 
 def _participant_arguments(parser: argparse.ArgumentParser) -> None:
     """The database and the one participant a researcher's command is about."""
@@ -215,6 +246,58 @@ def run_mark(args: argparse.Namespace) -> int:
     print(f"Marked the participant with {who} {args.outcome} (was {previous or 'in progress'}): they hold no task "
           "order any more and are left out of the analysis.")
     return 0
+
+
+def _print_checks(checks) -> bool:
+    for check in checks:
+        print(check.line(), flush=True)
+    return all(check.ok for check in checks)
+
+
+def run_online(args: argparse.Namespace) -> int:
+    import os
+
+    from study.online_checks import check_public_address
+    from study.online_launch import OnlineStudy
+    from study.online_settings import online_settings
+    from study.store import DATABASE_ENV
+
+    database = args.db or os.environ.get(DATABASE_ENV, "").strip()
+    if not database:
+        raise AspectNavError("No study database: give --db postgresql+psycopg://USER@HOST/DB (or set "
+                             f"{DATABASE_ENV}); README, 'Run a study online'.")
+    settings = online_settings(args.public_url, args.processes, args.first_port, database, args.study, args.cert,
+                               args.key, args.run_dir, args.system_nginx)
+    study = OnlineStudy(settings)
+    study.start()
+    serving = False
+    try:
+        print(f"{settings.processes} app process(es) on 127.0.0.1:{settings.ports[0]}-{settings.ports[-1]}, "
+              f"logs in {settings.run_dir}", flush=True)
+        if settings.system_nginx:  # the system's nginx serves the site once the researcher reloads it
+            print(f"Then check it: aspectnav study online-check {settings.address.url} --processes "
+                  f"{settings.processes}", flush=True)
+            serving = True
+            return study.serve_forever() or 0
+        ok = _print_checks(check_public_address(settings.address, args.ca_file, settings.processes))
+        if not ok or args.check_only:
+            return 0 if ok else 1
+        print(f"Serving {settings.address.url} (Ctrl-C stops).", flush=True)
+        serving = True
+    finally:
+        if not serving:
+            study.stop()
+    study.serve_forever()
+    return 0
+
+
+def run_online_check(args: argparse.Namespace) -> int:
+    from study.online_checks import check_public_address
+    from study.online_settings import PublicAddress, processes_count
+
+    processes = processes_count(args.processes) if args.processes else None
+    return 0 if _print_checks(check_public_address(PublicAddress.parse(args.public_url), args.ca_file,
+                                                   processes)) else 1
 
 
 def run_check(args: argparse.Namespace) -> int:

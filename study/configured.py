@@ -8,12 +8,14 @@ nothing else); the same keys in lower case may sit in .streamlit/secrets.toml in
 from __future__ import annotations
 
 import hmac
+import os
 from typing import Callable, Mapping
 
 from study.definition import DEFAULT_STUDY, StudyDefinition, check_study, load_study
 from study.instance_settings import PASSWORD_ENV, STUDY_ENV, STUDY_ONLY_ENV, setting, study_only
+from study.online_settings import check_database_for, processes_from_environment
 from study.sessions import ParticipantFlow, open_flow
-from study.store import DATABASE_ENV, StoreConfig, StudyStore, open_store
+from study.store import DATABASE_ENV, StoreConfig, StudyStore, open_store, resolve_url
 
 __all__ = ["PASSWORD_ENV", "STUDY_ENV", "STUDY_ONLY_ENV", "configured_store", "configured_study", "open_study_flow",
            "password_matches", "setting", "study_only"]
@@ -35,6 +37,9 @@ def open_study_flow(study_ref: str | None = None, database_url: str | None = Non
     from study.engine_provider import engine_provider
 
     study = load_study(study_ref or DEFAULT_STUDY)
+    # An instance that `aspectnav study online` started as one of several processes refuses an SQLite file itself
+    # too (say, one started by hand with the launcher's environment), before loading anything.
+    check_database_for(processes_from_environment(os.environ), resolve_url(study.name, database_url))
     corpus = (corpus_loader or open_corpus)(study.corpus)
     provider = engine_provider(corpus, engine_loader)
     study = check_study(study, corpus, provider.known_spaces(), provider.resolve, provider.remoteness)

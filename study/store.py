@@ -34,7 +34,7 @@ from sqlalchemy import (
     text,
 )
 from sqlalchemy.engine import Engine, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.exc import DatabaseError as DBAPIDatabaseError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
@@ -43,7 +43,7 @@ from explore.names import check_name
 from explore.settings import data_home
 from study.definition import StudyDefinition, study_from_dict
 from study.outcome import Outcome  # noqa: F401  (re-exported: where the flow and the app have always found it)
-from study.write_retry import WriteRetry, with_retries
+from study.write_retry import StoreBusyError, WriteRetry, with_retries
 
 SCHEMA_VERSION = 4  # 2: platform ids and outcome of a participant, a task's draft ranking; 3: questionnaire answers;
 # 4: the withdrawals audit table
@@ -280,8 +280,16 @@ class StudyStore:
 
     @contextmanager
     def reading(self) -> Iterator[Session]:
-        with Session(self._reader, expire_on_commit=False) as session, session.begin():
-            yield session
+        """A read-only transaction; a database that does not answer (down, unreachable, restarting) is a
+        StoreBusyError, as an exhausted write retry is, so pages say "try again in a moment" for both."""
+        try:
+            with Session(self._reader, expire_on_commit=False) as session, session.begin():
+                yield session
+        except OperationalError as exc:
+            reason = str(exc.orig).splitlines()[0] if exc.orig else type(exc).__name__
+            if isinstance(exc.orig, sqlite3.OperationalError) and not any(w in reason for w in ("locked", "busy")):
+                raise  # SQLite says "no such table" and the like with this class too: not a database away
+            raise StoreBusyError(f"The study database is not answering ({reason}).") from exc
 
     def schema_version(self) -> int:
         with self.reading() as session:

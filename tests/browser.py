@@ -76,8 +76,9 @@ def served_page(home: Path, log_path: Path, log_name: str = "streamlit.log", scr
 
 
 @contextmanager
-def chromium(profile: Path):
-    """A headless Chromium with its own profile and no background traffic of its own."""
+def chromium(profile: Path, flags: tuple[str, ...] = ()):
+    """A headless Chromium with its own profile and no background traffic of its own; `flags` adds switches
+    (`--ignore-certificate-errors` for a loopback proxy's self-signed certificate)."""
     if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
         pytest.fail("Needs Debian's chromium and chromium-driver: apt-get install -y chromium chromium-driver")
     from selenium import webdriver
@@ -87,7 +88,7 @@ def chromium(profile: Path):
     options.binary_location = CHROMIUM
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                 "--window-size=1920,1300", f"--user-data-dir={profile}"):
+                 "--window-size=1920,1300", f"--user-data-dir={profile}", *flags):
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(WAIT)

@@ -65,6 +65,17 @@ class PostgresServer:
     host: str
     port: int
     socket_dir: Path
+    start_command: tuple[str, ...] = ()  # pg_ctl start as it was run, to bring the server back after an outage
+
+    @contextmanager
+    def outage(self) -> Iterator[None]:
+        """The server gone (stopped at once, as a crash or a cut network looks to its clients), then back on the
+        same port with the same data."""
+        _stop(self.socket_dir / "data")
+        try:
+            yield
+        finally:
+            _run(list(self.start_command), _server_account(), self.socket_dir / "server.log")
 
     def url(self, database: str = "postgres") -> str:
         """The SQLAlchemy URL of `database` over TCP on loopback, as ASPECTNAV_STUDY_DB takes it."""
@@ -136,15 +147,16 @@ def postgres_server(throwaway: bool = True) -> Iterator[PostgresServer]:
         options = " ".join(f"-c {key}={value}" for key, value in settings.items())
         for attempt in range(3):  # another process may take the free port between the probe and the bind
             port = _free_port()
+            start = (str(binaries / "pg_ctl"), "start", "-D", str(data), "-l", str(log), "-w", "-t", "60",
+                     "-o", f"-p {port} {options}")
             try:
-                _run([str(binaries / "pg_ctl"), "start", "-D", str(data), "-l", str(log), "-w", "-t", "60",
-                      "-o", f"-p {port} {options}"], account, log)
+                _run(list(start), account, log)
                 break
             except RuntimeError:
                 if attempt == 2 or "could not bind" not in log.read_text(errors="replace"):
                     raise
         try:
-            yield PostgresServer("127.0.0.1", port, root)
+            yield PostgresServer("127.0.0.1", port, root, start)
         finally:
             _stop(data)
     finally:
