@@ -19,11 +19,16 @@ from app_server.page_address_hint import page_segment
 from study.instance_settings import study_only
 
 # Wraps the page's WebSocket constructor: the second time a socket to /_stcore/stream opens, this page load has lost
-# its first one and reconnected.
-SCRIPT = (b"<script>(function(){var Native=window.WebSocket;var opened=0;"
+# its first one and reconnected. At most one reload in RELOAD_GAP_MS (kept in sessionStorage, so a process that keeps
+# dying cannot make the page reload without end; Streamlit's own reconnect carries on meanwhile).
+RELOAD_GAP_MS = 30_000
+SCRIPT = (b"<script>(function(){var Native=window.WebSocket;var opened=0;var KEY='aspectnav_reconnect_reload';"
+          b"function reload(){var last=0;try{last=Number(sessionStorage.getItem(KEY))||0;}catch(e){}"
+          b"if(Date.now()-last<" + str(RELOAD_GAP_MS).encode() + b")return;"
+          b"try{sessionStorage.setItem(KEY,String(Date.now()));}catch(e){}window.location.reload();}"
           b"function Watched(url,protocols){var socket=protocols===undefined?new Native(url):new Native(url,protocols);"
           b"if(String(url).indexOf('/_stcore/stream')>=0){socket.addEventListener('open',function(){opened+=1;"
-          b"if(opened>1){window.location.reload();}});}return socket;}"
+          b"if(opened>1){reload();}});}return socket;}"
           b"Watched.prototype=Native.prototype;['CONNECTING','OPEN','CLOSING','CLOSED'].forEach(function(k){"
           b"Watched[k]=Native[k];});window.WebSocket=Watched;})();</script>")
 

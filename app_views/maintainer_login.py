@@ -8,12 +8,14 @@ one page unlocks every page of the session.
 from __future__ import annotations
 
 import math
+import os
 from secrets import token_hex
 
 import streamlit as st
 
 from study import login_throttle as throttles
 from study.instance_settings import PASSWORD_ENV, setting
+from study.online_settings import PUBLIC_URL_ENV
 
 UNLOCKED_KEY = "maintainer_unlocked"
 LOGIN_SESSION_KEY = "maintainer_login_session"
@@ -38,9 +40,14 @@ def login_throttle() -> throttles.LoginThrottle:
 def login_source() -> throttles.LoginSource:
     """This session (a random id kept in its state) and the client's address where Streamlit knows it;
     `st.context.ip_address` is None for local connections, and then the session and the server-wide count
-    are what throttle."""
+    are what throttle. Behind the proxy `aspectnav study online` writes (it sets the public address), every
+    connection is local: the client's address is the last one in X-Forwarded-For, which that nginx appends itself."""
     session = st.session_state.setdefault(LOGIN_SESSION_KEY, token_hex(16))
-    return throttles.LoginSource(session, st.context.ip_address)
+    address = st.context.ip_address
+    if address is None and os.environ.get(PUBLIC_URL_ENV):
+        forwarded = (st.context.headers.get("X-Forwarded-For") or "").split(",")[-1].strip()
+        address = forwarded or None
+    return throttles.LoginSource(session, address)
 
 
 def wait_message(wait_s: float) -> str:

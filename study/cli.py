@@ -257,8 +257,10 @@ def _print_checks(checks) -> bool:
 def run_online(args: argparse.Namespace) -> int:
     import os
 
+    import signal
+
     from study.online_checks import check_public_address
-    from study.online_launch import OnlineStudy
+    from study.online_launch import STOP_SIGNALS, OnlineStudy, interrupted
     from study.online_settings import online_settings
     from study.store import DATABASE_ENV
 
@@ -268,12 +270,15 @@ def run_online(args: argparse.Namespace) -> int:
                              f"{DATABASE_ENV}); README, 'Run a study online'.")
     settings = online_settings(args.public_url, args.processes, args.first_port, database, args.study, args.cert,
                                args.key, args.run_dir, args.system_nginx)
+    reachable_database(args.study, database)
+    for sig in STOP_SIGNALS:  # while starting, SIGTERM and SIGHUP unwind as Ctrl-C does: what started is stopped
+        signal.signal(sig, interrupted)
     study = OnlineStudy(settings)
     study.start()
     serving = False
     try:
         print(f"{settings.processes} app process(es) on 127.0.0.1:{settings.ports[0]}-{settings.ports[-1]}, "
-              f"logs in {settings.run_dir}", flush=True)
+              f"logs in {args.run_dir}", flush=True)
         if settings.system_nginx:  # the system's nginx serves the site once the researcher reloads it
             print(f"Then check it: aspectnav study online-check {settings.address.url} --processes "
                   f"{settings.processes}", flush=True)
@@ -289,6 +294,24 @@ def run_online(args: argparse.Namespace) -> int:
             study.stop()
     study.serve_forever()
     return 0
+
+
+def reachable_database(study_ref: str, database: str) -> None:
+    """Open the study's database once before starting anything: a wrong password or a missing database is said
+    now, to the researcher, not to the first participant."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from study.definition import load_study
+    from study.store import StoreConfig, open_store
+
+    try:
+        store = open_store(load_study(study_ref).name, StoreConfig(url=database))
+        store.schema_version()
+        store.engine.dispose()
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise AspectNavError(f"The study database cannot be used: {reason}. Check --db (or ASPECTNAV_STUDY_DB): "
+                             "user, password, host and database name.") from None
 
 
 def run_online_check(args: argparse.Namespace) -> int:

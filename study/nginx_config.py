@@ -32,8 +32,9 @@ def site_config(settings: OnlineSettings) -> str:
     address = settings.address
     at_root = address.prefix == "/"
     # Under a prefix: its address without the slash goes to the study, and every other path is not ours.
-    redirect = "" if at_root else (f"    location = {address.prefix.rstrip('/')} {{\n        return 301 "
-                                   f"https://$host:$server_port{address.prefix}$is_args$args;\n    }}")
+    # The configured address, never the request's Host (this server block answers any Host).
+    redirect = "" if at_root else (f"    location = {address.prefix.rstrip('/')} {{\n"
+                                   f"        return 301 {address.url}$is_args$args;\n    }}")
     others = "" if at_root else "    location / {\n        return 404;\n    }"
     return _fill(SITE_TEMPLATE, {
         "SERVER_NAME": address.host, "PREFIX": address.prefix, "PREFIX_REDIRECT": redirect, "OTHER_PATHS": others,

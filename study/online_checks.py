@@ -8,6 +8,7 @@ import ssl
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from email.message import Message
 from pathlib import Path
 
 from study.online_settings import PublicAddress
@@ -31,13 +32,23 @@ def tls_context(ca_file: Path | None) -> ssl.SSLContext:
     return ssl.create_default_context(cafile=str(ca_file) if ca_file else None)
 
 
-def _get(url: str, context: ssl.SSLContext, cookie: str | None = None) -> tuple[int, str, dict]:
+def _get(url: str, context: ssl.SSLContext, cookie: str | None = None) -> tuple[int, str, Message]:
     request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT_S, context=context) as response:
-            return response.status, response.read().decode("utf-8", "replace"), dict(response.headers)
+            return response.status, response.read().decode("utf-8", "replace"), response.headers
     except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode("utf-8", "replace"), dict(exc.headers or {})
+        return exc.code, exc.read().decode("utf-8", "replace"), exc.headers or Message()
+
+
+def _seen(url: str, context: ssl.SSLContext, cookie: str | None = None) -> dict:
+    """What the app process was told (app_server/proxy_probe.py); {} when the probe did not answer."""
+    status, body, _ = _get(url + "_aspectnav/proxy", context, cookie)
+    try:
+        found = json.loads(body) if status == 200 else {}
+    except json.JSONDecodeError:
+        found = {}
+    return found if isinstance(found, dict) else {}
 
 
 def _reach(url: str, context: ssl.SSLContext) -> Check | None:
@@ -53,9 +64,9 @@ def _reach(url: str, context: ssl.SSLContext) -> Check | None:
     return None
 
 
-def _route_cookie(headers: dict) -> str | None:
-    for key, value in headers.items():
-        if key.lower() == "set-cookie" and value.startswith(ROUTE_COOKIE + "="):
+def _route_cookie(headers: Message) -> str | None:
+    for value in headers.get_all("Set-Cookie") or []:
+        if value.startswith(ROUTE_COOKIE + "="):
             return value.split(";", 1)[0]
     return None
 
@@ -91,13 +102,13 @@ def check_public_address(address: PublicAddress, ca_file: Path | None = None,
     cookie = _route_cookie(headers)
     checks.append(Check("page", status == 200 and 'id="root"' in body,
                         f"HTTP {status}" + ("" if 'id="root"' in body else ", but not the app's page")))
+    hsts = headers.get("Strict-Transport-Security", "")
+    checks.append(Check("HSTS", "max-age=" in hsts, f"browsers are told to keep to https ({hsts})" if hsts else
+                        "no Strict-Transport-Security header on the study's page: add it inside the location block "
+                        "(a location with an add_header of its own inherits none of the server's)"))
     status, body, _ = _get(url + "_stcore/health", context, cookie)
     checks.append(Check("health", status == 200 and body.strip() == "ok", f"HTTP {status} {body.strip()[:40]!r}"))
-    status, body, _ = _get(url + "_aspectnav/proxy", context, cookie)
-    try:
-        seen = json.loads(body) if status == 200 else {}
-    except json.JSONDecodeError:
-        seen = {}
+    seen = _seen(url, context, cookie)
     proto = seen.get("forwarded_proto", "")
     checks.append(Check("X-Forwarded-Proto", proto == "https",
                         "the app is told participants use https" if proto == "https" else
@@ -106,12 +117,12 @@ def check_public_address(address: PublicAddress, ca_file: Path | None = None,
     checks.append(Check("prefix", seen.get("forwarded_prefix", "") in ("", address.prefix),
                         f"served under {address.prefix}"))
     checks.append(asyncio.run(_websocket(url, context, cookie)))
-    pids = {json.loads(_get(url + "_aspectnav/proxy", context, cookie)[1]).get("process") for _ in range(4)}
+    pids = {_seen(url, context, cookie).get("process") for _ in range(4)} - {None}
     checks.append(Check("sticky", len(pids) == 1, "one browser's requests reach one process" if len(pids) == 1 else
                         f"one browser's requests reached {len(pids)} processes: the upstream needs `hash "
                         "$aspectnav_route consistent;` and the route cookie"))
-    if processes and processes > 1:
-        reached = {json.loads(_get(url + "_aspectnav/proxy", context)[1]).get("process") for _ in range(8 * processes)}
-        checks.append(Check("processes", len(reached) > 1,
+    if processes and processes > 1:  # 8 new browsers a process: all are reached unless one is down
+        reached = {_seen(url, context).get("process") for _ in range(8 * processes)} - {None}
+        checks.append(Check("processes", len(reached) == processes,
                             f"new browsers are spread over {len(reached)} of {processes} processes"))
     return checks

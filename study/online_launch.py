@@ -7,6 +7,7 @@ import logging
 import os
 import secrets
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -19,6 +20,8 @@ from study.online_settings import PROCESSES_ENV, PUBLIC_URL_ENV, OnlineSettings,
 
 REPO = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 180.0
+QUICK_DEATH_S = 30.0  # an app process that exits sooner than this after starting is restarted after a pause
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, a service manager, a closed terminal
 log = logging.getLogger(__name__)
 
 
@@ -39,6 +42,22 @@ def app_environment(settings: OnlineSettings, cookie_secret: str,
             "PYTHONPATH": str(REPO)}
 
 
+def port_free(port: int) -> bool:
+    """Whether nothing listens on this loopback port (whatever path prefix a leftover server uses)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the app's server binds: TIME_WAIT is free
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def interrupted(*_args) -> None:
+    """SIGTERM or SIGHUP while starting: unwind like Ctrl-C, so what was started is stopped."""
+    raise KeyboardInterrupt
+
+
 def healthy(url: str, timeout_s: float = 2.0) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=timeout_s) as response:
@@ -55,8 +74,12 @@ class AppProcess:
     log_path: Path
     process: subprocess.Popen | None = None
     restarts: int = 0
+    started_at: float = 0.0
+    failures: int = 0  # exits in a row soon after starting
+    not_before: float = 0.0  # no restart before this (monotonic seconds)
 
     def start(self) -> None:
+        self.started_at = time.monotonic()
         with self.log_path.open("a") as out:
             self.process = subprocess.Popen(self.command, cwd=REPO, env=self.env, stdout=out,
                                             stderr=subprocess.STDOUT, start_new_session=True)
@@ -84,25 +107,36 @@ class OnlineStudy:
     nginx: subprocess.Popen | None = None
 
     def start(self) -> None:
+        """Write and check the proxy's configuration, start the app processes and nginx; on any failure or
+        interruption on the way, stop whatever was started before passing it on."""
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> None:
         settings = self.settings
         site, main = write_configs(settings)
         secret = secrets.token_urlsafe(32)
         env = app_environment(settings, secret, self.extra_env)
+        busy = [port for port in settings.ports if not port_free(port)]
+        if busy:
+            raise OnlineSettingsError(f"Port(s) {', '.join(map(str, busy))} on loopback are taken (an earlier run "
+                                      "still going?): stop what holds them or choose --first-port.")
         for port in settings.ports:
-            if healthy(f"http://127.0.0.1:{port}/_stcore/health", 0.5):
-                raise OnlineSettingsError(f"Port {port} on loopback already serves something: stop it or "
-                                          "choose --first-port.")
             app = AppProcess(port, app_command(settings, port), env, settings.run_dir / f"app-{port}.log")
             app.start()
             self.apps.append(app)
         deadline = time.monotonic() + START_TIMEOUT_S
         for app in self.apps:
-            while not healthy(app.health_url(settings)):
-                if app.process.poll() is not None or time.monotonic() > deadline:
-                    self.stop()
-                    raise OnlineSettingsError(f"The app process on port {app.port} did not start; its log: "
-                                              f"{app.log_path}")
+            while app.process.poll() is None and not healthy(app.health_url(settings)):
+                if time.monotonic() > deadline:
+                    break
                 time.sleep(0.3)
+            if app.process.poll() is not None or not healthy(app.health_url(settings)):
+                raise OnlineSettingsError(f"The app process on port {app.port} did not start; its log: "
+                                          f"{app.log_path}")
         if settings.system_nginx:
             print(f"The proxy's site configuration is {site}: copy it to /etc/nginx/conf.d/ and run "
                   "`nginx -s reload` (as root).", flush=True)
@@ -113,35 +147,40 @@ class OnlineStudy:
                                       start_new_session=True)
         time.sleep(0.3)
         if self.nginx.poll() is not None:
-            self.stop()
             raise OnlineSettingsError("nginx did not start: "
                                       f"{(settings.run_dir / 'nginx-stderr.log').read_text()[-400:].strip()}")
 
     def restart_dead(self) -> list[int]:
-        """Start again every app process that has exited; the ports restarted."""
+        """Start again every app process that has exited; the ports restarted. One that keeps dying soon after it
+        starts is started again after a growing pause (2, 4, … up to 60 s), not every poll."""
         restarted = []
+        now = time.monotonic()
         for app in self.apps:
-            if app.process is not None and app.process.poll() is not None:
-                log.warning("App process on port %d exited (%s); starting it again", app.port, app.process.returncode)
-                app.restarts += 1
-                app.start()
-                restarted.append(app.port)
+            if app.process is None or app.process.poll() is None or now < app.not_before:
+                continue
+            quick_death = now - app.started_at < QUICK_DEATH_S
+            app.failures = app.failures + 1 if quick_death else 0
+            app.not_before = now + min(60.0, 2.0 ** app.failures) if app.failures else now
+            log.warning("App process on port %d exited (%s); starting it again", app.port, app.process.returncode)
+            app.restarts += 1
+            app.start()
+            restarted.append(app.port)
         return restarted
 
     def stop(self) -> None:
         if self.nginx and self.nginx.poll() is None:
-            self.nginx.send_signal(signal.SIGQUIT)  # graceful: open websockets are closed, not cut
+            self.nginx.send_signal(signal.SIGQUIT)  # graceful: workers close open websockets (worker_shutdown_timeout)
             try:
                 self.nginx.wait(timeout=10)
             except subprocess.TimeoutExpired:
-                self.nginx.kill()
+                os.killpg(self.nginx.pid, signal.SIGKILL)  # the master and its workers
+                self.nginx.wait(timeout=10)
         for app in self.apps:
             app.stop()
 
     def serve_forever(self, poll_s: float = 2.0) -> None:
         stopping = []
-        previous = {sig: signal.signal(sig, lambda *_: stopping.append(True)) for sig in (signal.SIGINT,
-                                                                                         signal.SIGTERM)}
+        previous = {sig: signal.signal(sig, lambda *_: stopping.append(True)) for sig in STOP_SIGNALS}
         try:
             while not stopping:
                 self.restart_dead()

@@ -18,6 +18,8 @@ PUBLIC_URL_ENV = "ASPECTNAV_PUBLIC_URL"
 MAX_PROCESSES = 64
 _PREFIX_SEGMENT = re.compile(r"[A-Za-z0-9._~-]+")
 _HOST = re.compile(r"[A-Za-z0-9.-]+")
+# Characters that would end or change a directive in the proxy's configuration, where these paths are written.
+_UNSAFE_IN_CONFIG = re.compile(r"[\s;{}$\"'@#\\]")
 
 
 class OnlineSettingsError(AspectNavError):
@@ -49,10 +51,10 @@ class PublicAddress:
             raise OnlineSettingsError(f"--public-url {url!r}: give the study's address without ?… or #…; the "
                                       "platform's parameters are added by the platform.")
         segments = [s for s in parts.path.split("/") if s]
-        bad = [s for s in segments if not _PREFIX_SEGMENT.fullmatch(s) or s.startswith("_stcore")]
+        bad = [s for s in segments if not _PREFIX_SEGMENT.fullmatch(s) or s.startswith("_stcore") or set(s) == {"."}]
         if bad:
             raise OnlineSettingsError(f"--public-url {url!r}: the path segment {bad[0]!r} is not allowed "
-                                      "(letters, digits, '.', '_', '~' and '-' only).")
+                                      "(letters, digits, '.', '_', '~' and '-', not '.' or '..' alone).")
         prefix = "/" + "/".join(segments) + "/" if segments else "/"
         return cls(host.lower(), port, prefix)
 
@@ -130,6 +132,10 @@ def online_settings(public_url: str, processes: int | str, first_port: int, data
     if not system_nginx and first_port <= address.port < first_port + count:
         raise OnlineSettingsError(f"--first-port {first_port} makes an app process take the public port "
                                   f"{address.port}: choose ports apart.")
+    for flag, path in (("--cert", certificate), ("--key", key), ("--run-dir", run_dir)):
+        if _UNSAFE_IN_CONFIG.search(str(Path(path).resolve())):
+            raise OnlineSettingsError(f"{flag} {path}: the path is written into the proxy's configuration, so it may "
+                                      "not hold spaces or any of ; { } $ \" ' @ # \\ (move or link the file).")
     for flag, path in (("--cert", certificate), ("--key", key)):
         if not Path(path).is_file():
             raise OnlineSettingsError(f"{flag} {path}: no such file. The proxy needs the certificate chain and "

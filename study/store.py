@@ -246,6 +246,21 @@ def _postgres_engine(url: str, echo: bool, busy_timeout_s: float) -> Engine:
     return engine
 
 
+# PostgreSQL's SQLSTATEs of a server gone or going: connection exceptions (class 08), shut down, cannot connect now.
+_AWAY_STATES = ("08", "57P01", "57P02", "57P03")
+
+
+def database_away(exc: OperationalError) -> bool:
+    """Whether a failed read means the database is (for now) out of reach, which waiting can mend: a lost or refused
+    connection, a server shutting down or starting, SQLite locked or busy; not a missing table, a full disk or a
+    cancelled query, which are said as they are."""
+    reason = str(exc.orig) if exc.orig else ""
+    if isinstance(exc.orig, sqlite3.OperationalError):
+        return "locked" in reason or "busy" in reason
+    state = getattr(exc.orig, "sqlstate", None)
+    return exc.connection_invalidated or state is None or state.startswith(_AWAY_STATES)
+
+
 class StudyStore:
     """A handle on one study database. Build with `open_store`, which creates the schema."""
 
@@ -286,9 +301,9 @@ class StudyStore:
             with Session(self._reader, expire_on_commit=False) as session, session.begin():
                 yield session
         except OperationalError as exc:
+            if not database_away(exc):
+                raise
             reason = str(exc.orig).splitlines()[0] if exc.orig else type(exc).__name__
-            if isinstance(exc.orig, sqlite3.OperationalError) and not any(w in reason for w in ("locked", "busy")):
-                raise  # SQLite says "no such table" and the like with this class too: not a database away
             raise StoreBusyError(f"The study database is not answering ({reason}).") from exc
 
     def schema_version(self) -> int:

@@ -1,7 +1,9 @@
 """The study's PostgreSQL goes away for 30 s in the middle of a task (a server of this test's own, stopped at once
-and started again on the same port): the participant's save is told in words that nothing is lost and to reload in
-a minute, another device resuming meanwhile is told the same instead of a traceback, and the reload once the
-database is back shows the task with its picks; the save then stores the answer once."""
+and started again on the same port). Through AppTest (which reruns the whole page on a click, as a reload does): the
+page's first read fails and says in words that nothing is lost and to reload in a minute, another device resuming
+meanwhile is told the same instead of a traceback, and the rerun once the database is back shows the task with its
+picks; the save then stores the answer once. In Chromium (the save reruns the ranking fragment alone): see the
+second test."""
 from __future__ import annotations
 
 import os
@@ -98,9 +100,11 @@ def test_thirty_seconds_without_the_database_lose_nothing(tmp_path, monkeypatch,
 
 def test_in_the_browser_a_reload_while_the_database_is_away_says_so_and_then_carries_on(tmp_path, monkeypatch,
                                                                                        own_server):
-    """The participant's view of the outage in Chromium: a reload (the cookie resumes them) shows the warning, not
-    a traceback; the reload after it is back shows their task again. Screenshot: study_database_away.png."""
-    from tests.app_pages.test_study_browser import ENTRY as BROWSER_ENTRY, body, click_button, serve
+    """The participant's view of the outage in Chromium, where a save reruns the ranking fragment alone: the save
+    says the answer was not saved and to press again, the picks stay; a reload (the cookie resumes them) says nothing
+    is lost, not a traceback; once the database is back, the reload shows the task with its picks and the save goes
+    through. Screenshots: study_database_away_save.png, study_database_away.png."""
+    from tests.app_pages.test_study_browser import ENTRY as BROWSER_ENTRY, body, click_button, pick, serve
     from tests.browser import chromium, idle, shot, wait
 
     server = own_server
@@ -119,12 +123,21 @@ def test_in_the_browser_a_reload_while_the_database_is_away_says_so_and_then_car
             driver.find_element("xpath", "//label[contains(., 'I have read this and agree')]").click()
             click_button(driver, "Start")
             wait(driver, lambda d: "Task 1 of 3" in body(d))
+            for rank in range(1, 6):
+                pick(driver, rank)
             idle(driver)
             with server.outage():
+                click_button(driver, "Save and continue")
+                wait(driver, lambda d: "not saved" in body(d), message="no 'not saved' message")
+                idle(driver)
+                assert "Ranked #5" in body(driver) and "Traceback" not in body(driver)  # the picks stay
+                shot(driver, "study_database_away_save.png")
                 driver.refresh()
                 wait(driver, lambda d: "Nothing is lost" in body(d), message="no outage message")
                 idle(driver)
                 assert "Traceback" not in body(driver)
                 shot(driver, "study_database_away.png")
             driver.refresh()
-            wait(driver, lambda d: "Task 1 of 3" in body(d) and "Pick as #1" in body(d))
+            wait(driver, lambda d: "Task 1 of 3" in body(d) and "Ranked #5" in body(d))  # picks saved as clicked
+            click_button(driver, "Save and continue")
+            wait(driver, lambda d: "Task 2 of 3" in body(d))

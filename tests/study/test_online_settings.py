@@ -50,6 +50,8 @@ def test_the_public_address_is_read_once(url, host, port, prefix):
     ("https://study.example.org:99999/", "port"),
     ("https://study.example.org/my study/", "not allowed"),
     ("https://study.example.org/_stcore/", "not allowed"),
+    ("https://study.example.org/../", "not allowed"),
+    ("https://study.example.org/a/./b/", "not allowed"),
     ("https://study.example.org/s/?PROLIFIC_PID=1", "without ?"),
 ])
 def test_a_public_address_that_cannot_work_is_refused_saying_why(url, said):
@@ -84,6 +86,14 @@ def test_missing_certificate_files_are_named(tmp_path, pem):
         online_settings("https://h/s/", 1, 8601, POSTGRES, "s", tmp_path / "absent.pem", pem[1], tmp_path)
 
 
+@pytest.mark.parametrize("name", ["my cert.pem", "a;b.pem", "x{y}.pem", "$HOME.pem", "q'.pem", "at@.pem"])
+def test_a_path_that_would_change_the_proxys_configuration_is_refused(tmp_path, pem, name):
+    odd = tmp_path / name
+    odd.write_text("pem")
+    with pytest.raises(OnlineSettingsError, match="written into the proxy's configuration"):
+        online_settings("https://h/s/", 1, 8601, POSTGRES, "s", odd, pem[1], tmp_path / "run")
+
+
 def test_an_app_port_on_the_public_port_is_refused(tmp_path, pem):
     with pytest.raises(OnlineSettingsError, match="public port"):
         online_settings("https://h:8602/s/", 2, 8601, POSTGRES, "s", *pem, tmp_path)
@@ -95,9 +105,12 @@ def test_the_site_configuration_carries_websockets_stickiness_https_and_the_pref
                    "hash $aspectnav_route consistent;", "proxy_set_header Upgrade $http_upgrade;",
                    "proxy_set_header Connection $aspectnav_connection;", "proxy_set_header X-Forwarded-Proto $scheme;",
                    "listen 443 ssl;", "server_name study.example.org;", "location /mystudy/ {",
-                   "location = /mystudy {", "Path=/mystudy/;", "Secure; HttpOnly"):
+                   "location = /mystudy {", "return 301 https://study.example.org/mystudy/$is_args$args;",
+                   "Path=/mystudy/;", "Secure; HttpOnly"):
         assert needed in site, needed
     assert "@" not in "".join(line.split("#")[0] for line in site.splitlines())
+    proxied = site[site.index("location /mystudy/ {"):]
+    assert "Strict-Transport-Security" in proxied[:proxied.index("\n    }")]  # a location's own add_header list
     root = site_config(settings(tmp_path, pem, url="https://study.example.org/"))
     assert "location / {" in root and "return 404" not in root and "return 301" not in root
     assert str(tmp_path / "run") in main_config(settings(tmp_path, pem))
@@ -156,3 +169,21 @@ def test_an_app_process_of_several_refuses_an_sqlite_file_before_loading_anythin
 
     with pytest.raises(OnlineSettingsError, match="cannot share the SQLite database"):
         open_study_flow("vital_default", f"sqlite:///{tmp_path / 's.sqlite'}", corpus_loader=never)
+
+
+@pytest.mark.slow  # writes and checks a real nginx configuration
+def test_a_taken_port_stops_the_start_before_any_process_and_says_which(tmp_path, pem):
+    import socket
+
+    from study.online_launch import OnlineStudy
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "1", "-subj", "/CN=localhost"], check=True, capture_output=True)
+    with socket.create_server(("127.0.0.1", 0)) as held:
+        first = held.getsockname()[1]
+        study = OnlineStudy(online_settings("https://localhost:9/s/", 1, first, POSTGRES, "vital_default", cert,
+                                            key, tmp_path / "run"))
+        with pytest.raises(OnlineSettingsError, match=f"Port\\(s\\) {first} on loopback are taken"):
+            study.start()
+    assert study.apps == [] and study.nginx is None
