@@ -41,7 +41,8 @@ def own_server():
     except PostgresUnavailable as why:
         if os.environ.get("CI"):
             pytest.fail(f"no PostgreSQL server under CI, which installs it (.ci/run): {why}")
-        pytest.skip(f"no PostgreSQL server: {why}")
+        pytest.skip(f"no PostgreSQL server: {why}; runs where Debian's postgresql package is installed "
+                    "(`bash .ci/run` installs it)")
 
 
 def test_thirty_seconds_without_the_database_lose_nothing(tmp_path, monkeypatch, own_server):

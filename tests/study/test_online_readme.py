@@ -65,7 +65,8 @@ def test_the_readmes_online_study_commands_run_as_written(tmp_path):
     if os.geteuid() != 0 or not shutil.which("pg_ctlcluster"):
         if os.environ.get("CI"):
             pytest.fail("CI runs as root with Debian's postgresql installed (.ci/run); this test needs both")
-        pytest.skip("the section's commands are a root's on a Debian server")
+        pytest.skip("the section's commands are a root's on a Debian server with the postgresql package: runs as "
+                    "root where it is installed (under CI it must, and fails otherwise)")
     setup, _real_host, backup = section_blocks()
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}", "HF_HUB_OFFLINE": "1"}
     os.chmod(tmp_path, 0o755)
