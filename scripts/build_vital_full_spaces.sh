@@ -3,18 +3,18 @@
 # ships as its head space, scripts/build_vital_spaces.sh: its full space made the worse column for readers,
 # docs/training.md "Full spaces shipped"):
 # the shipped recipes of scripts/build_vital_spaces.sh trained in full mode (fine-tuning MiniLM, seed 42, the split
-# the head spaces used), each space's corpus vectors packed, then shipped as int8 vectors + a linear head distilled
-# onto them for free text (training/full_spaces.py), which scripts/distil_full_layers.py then replaces by a distilled
-# last layer (training/distilled_layer.py; from the shipped vectors, ~11 min a space on the CPU). Run from the
-# repository root:
+# the head spaces used), each space's corpus vectors and its fine-tuned encoder as a low-rank weight delta of MiniLM
+# packed (training/weight_delta.py, seconds), then shipped as int8 vectors + that delta for free text, its nn@10
+# against the fine-tuned encoder measured as it ships (training/full_spaces.py). Run from the repository root:
 #
 #   bash scripts/build_vital_full_spaces.sh
 #
 # With a GPU the four runs go side by side (one H200: 100 s of training for all five, 161 s with setup and the
-# corpus encodings; docs/training.md "Full spaces shipped"); on a 2-core CPU each run takes ~20 min and they go one
-# after the other (about 1 h 45 min for the five, estimated from the full-mode CPU run of docs/training.md, not run).
-# The packing needs the fine-tuned encoders (in the data home); the shipping (distillation, ~1 min a space on a
-# loaded 2-core CPU) needs only what packing wrote, so it can run on another machine:
+# corpus encodings; docs/training.md "Full spaces shipped"); on a 2-core CPU each run takes 13 to 44 min and they go
+# one after the other (1 h 40 min for the four with packing and shipping, measured on the 2-core Intel Xeon: docs/training.md
+# "The CPU rebuild, run and timed").
+# The packing needs the fine-tuned encoders (in the data home); the shipping (measuring each delta, 20 s a space on
+# a 2-core CPU) needs only what packing wrote, so it can run on another machine:
 #   python scripts/ship_full_spaces.py ship --corpus vital --packed DIR country occupation union intersection
 # Settings through the environment: PACKED (default: a temporary folder), SEED (42), FULL_ARGS (extra flags).
 set -euo pipefail
@@ -43,6 +43,5 @@ start intersection --aspects country,occupation --combine intersection
 [ ${#pids[@]} -eq 0 ] || wait "${pids[@]}"
 python scripts/ship_full_spaces.py pack --corpus vital --home "$ASPECTNAV_HOME" --out "$PACKED" "${SPACES[@]}"
 python scripts/ship_full_spaces.py ship --corpus vital --packed "$PACKED" "${SPACES[@]}"
-python scripts/distil_full_layers.py --corpus vital --train-articles 6000 "${SPACES[@]}"  # free text: a distilled layer
 python -m explore spaces list --corpus vital
 python scripts/build_vital_maps.py  # the Maps page's default maps: keyed by each space's encoder fingerprint

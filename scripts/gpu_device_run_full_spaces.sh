@@ -2,8 +2,8 @@
 # The device run behind issue #39 (docs/training.md "Full spaces shipped"): on a lent GPU machine that has torch,
 # transformers and sentence-transformers but no internet and no AspectNav install, the five shipped vital recipes in
 # full mode (seed 42) side by side, then each space's corpus vectors (fp16) and its vectors of one short query per
-# article (training/full_spaces.py's short_queries; int8 + per-row scale) written to $OUT as <space>.npz, what
-# scripts/ship_full_spaces.py ships; seeds 43 and 44 after, for their metrics (records.tar.gz). Prepared here in a
+# article (training/full_spaces.py's short_queries; int8 + per-row scale) written to $OUT as <space>.npz, and each
+# fine-tuned encoder as a low-rank weight delta ($OUT/delta-<space>/, ~3 MB), what scripts/ship_full_spaces.py ships; seeds 43 and 44 after, for their metrics (records.tar.gz). Prepared here in a
 # git-ignored folder G (default .gpu39) that the call carries:
 #   G/.whl/    wheels (cp312, manylinux) the image lacks: datasets dill multiprocess pydantic pydantic_core
 #              annotated-types typing-inspection typing_extensions platformdirs rapidfuzz SPARQLWrapper rdflib
@@ -88,33 +88,23 @@ DEADLINE_42=$DEADLINE; DEADLINE=$((DEADLINE - 70)); recipes 42; DEADLINE=$DEADLI
 say "seed 42 done"; cat /tmp/r39/exits.txt
 more=()
 for seed in $SEEDS_MORE; do ( [ "$(left)" -gt 120 ] && recipes "$seed" ) & more+=($!); done
-say "packing seed 42 (vectors of the corpus and of short queries)"
+say "packing seed 42 (vectors of the corpus and of short queries, each fine-tuned encoder as a weight delta)"
 $PY - <<'PYEOF' || say "packing failed"
-import json, os, time
+import os, time
 from pathlib import Path
-import numpy as np
-import torch
-from explore.encoders import load_encoder
 from explore.corpus.registry import open_corpus
+from training.full_spaces import pack_full_vectors
 home = Path(os.environ["ASPECTNAV_HOME"])
 out = Path(os.environ.get("OUT", "/tmp/out39"))
-root = home / "spaces" / "vitalgpu"
 corpus = open_corpus("vitalgpu")
-# short free-text stand-ins: even rows the title, odd rows the description (the title where there is none)
-queries = [a.title if i % 2 == 0 else (a.description or a.title) for i, a in enumerate(corpus.articles)]
 for name in ["country", "occupation", "union", "intersection", "topic"]:
-    manifest_path = root / name / "manifest.json"
-    if not manifest_path.exists():
+    if not (home / "spaces" / "vitalgpu" / name / "manifest.json").exists():
         print(name, "missing"); continue
-    manifest = json.loads(manifest_path.read_text())
-    vectors = np.load(root / name / "embeddings.npy").astype(np.float16)
     began = time.perf_counter()
-    q = np.asarray(load_encoder(manifest["encoder"]).encode(queries, progress=False), dtype=np.float32)
-    scale = np.abs(q).max(axis=1, keepdims=True) / 127
-    np.savez(out / f"{name}.npz", corpus=vectors, queries_q=np.round(q / scale).astype(np.int8),
-             queries_scale=scale.astype(np.float32).ravel())
-    print(name, vectors.shape, "queries", q.shape, f"{time.perf_counter() - began:.1f} s", "encoder", manifest["encoder"],
-          "model MiB", round(sum(f.stat().st_size for f in Path(manifest["encoder"][4:]).rglob("*") if f.is_file()) / 2**20, 1))
+    # the delta is taken against the MiniLM this machine fine-tuned from (the int8 carry): the ship step measures
+    # what it places against the fine-tuned encoder's own query vectors packed here
+    pack_full_vectors(home, corpus, [name], out)
+    print(name, "packed", f"{time.perf_counter() - began:.1f} s", flush=True)
 PYEOF
 say "waiting for seeds $SEEDS_MORE"; [ ${#more[@]} -eq 0 ] || wait "${more[@]}"; cat /tmp/r39/exits.txt
 say "records"

@@ -37,7 +37,7 @@ class DistilledLayer:
     index: int  # the base model's transformer layer it replaces
     state: dict  # name -> np.ndarray, the replaced layer's state dict
 
-    def swapped_into(self, model):
+    def applied_to(self, model):
         """A copy of the SentenceTransformer `model` sharing every parameter but layer `index`'s, which is this one."""
         import torch
 

@@ -18,6 +18,7 @@ from explore.encoders.package_weights import package_model_dir
 from explore.encoders.precision import Precision
 from explore.encoders.runners import make_runner
 from explore.encoders.spec import DEFAULT_ENCODER, EncoderSpec
+from explore.encoders.weight_delta import WeightDelta, load_weight_delta
 from explore.errors import AspectNavError
 
 log = logging.getLogger(__name__)
@@ -137,23 +138,24 @@ class HeadEncoder(Encoder):
         return self.project(self.base.encode(texts, batch_size=batch_size, progress=progress))
 
 
-class DistilledLayerEncoder(TransformerEncoder):
-    """The base transformer with one layer replaced by a distilled one (explore/encoders/distilled_layer.py); it
-    encodes as its base does (backends, precision, batching), and shares the base model's other weights."""
+class AdaptedEncoder(TransformerEncoder):
+    """The base transformer changed by an adaptation that shares its other weights: a distilled last layer
+    (distilled_layer.py) or a low-rank weight delta (weight_delta.py). It encodes as its base does (backends,
+    precision, batching)."""
 
-    def __init__(self, spec: EncoderSpec, base: TransformerEncoder, layer: DistilledLayer):
+    def __init__(self, spec: EncoderSpec, base: TransformerEncoder, adaptation: "DistilledLayer | WeightDelta"):
         super().__init__(spec, base.model_dir, base.precision, base.device, base.backend)
         self.base = base
-        self.layer = layer
+        self.adaptation = adaptation
 
     @cached_property
     def fingerprint(self) -> str:
-        layer_part = directory_fingerprint(self.spec.path)
-        return hashlib.sha256(f"{self.base.fingerprint}+layer:{layer_part}".encode()).hexdigest()[:16]
+        part = directory_fingerprint(self.spec.path)
+        return hashlib.sha256(f"{self.base.fingerprint}+{self.spec.kind}:{part}".encode()).hexdigest()[:16]
 
     @cached_property
     def model(self):
-        return self.layer.swapped_into(self.base.model)
+        return self.adaptation.applied_to(self.base.model)
 
 
 def load_encoder(spec: "str | EncoderSpec" = DEFAULT_ENCODER, precision: "str | Precision | None" = None,
@@ -169,12 +171,12 @@ def _load(spec: EncoderSpec, precision: Precision, backend: EncoderBackend) -> E
         return TransformerEncoder(spec, package_model_dir(spec.name), precision, backend=backend)
     if spec.kind == "directory":
         return TransformerEncoder(spec, spec.path, precision, backend=backend)
-    if spec.kind == "layer":
-        layer = load_distilled_layer(spec.path)
-        base = _load(EncoderSpec.parse(layer.base_encoder, spec.path), precision, backend)
+    if spec.kind in ("layer", "delta"):
+        adaptation = load_distilled_layer(spec.path) if spec.kind == "layer" else load_weight_delta(spec.path)
+        base = _load(EncoderSpec.parse(adaptation.base_encoder, spec.path), precision, backend)
         if not isinstance(base, TransformerEncoder):
-            raise AspectNavError(f"Distilled layer at {spec.path}: its base {layer.base_encoder!r} is not a transformer.")
-        return DistilledLayerEncoder(spec, base, layer)
+            raise AspectNavError(f"Encoder at {spec.path}: its base {adaptation.base_encoder!r} is not a transformer.")
+        return AdaptedEncoder(spec, base, adaptation)
     head = load_head(spec.path)
     base = _load(EncoderSpec.parse(head.base_encoder, spec.path), precision, backend)
     return HeadEncoder(spec, base, head)

@@ -10,17 +10,19 @@ PACKAGE_MODELS = ("minilm", "mpnet")
 DEFAULT_ENCODER = "minilm"
 HEAD_CONFIG = "head.json"
 LAYER_CONFIG = "layer.json"
+DELTA_CONFIG = "delta.json"
 
 
 @dataclass(frozen=True)
 class EncoderSpec:
     """What to load. `kind`: "package" (a model shipped on PyPI), "directory" (any
-    sentence-transformers model directory), "head" (a frozen base encoder + projection head) or "layer" (a base
-    encoder with one transformer layer replaced by a distilled one)."""
+    sentence-transformers model directory), "head" (a frozen base encoder + projection head), "layer" (a base
+    encoder with one transformer layer replaced by a distilled one) or "delta" (a base encoder with a low-rank change
+    of its weights)."""
 
     kind: str
     name: str  # the package model's name, or the directory as written in the spec
-    path: Path | None = None  # resolved directory for "directory", "head" and "layer"
+    path: Path | None = None  # resolved directory for "directory", "head", "layer" and "delta"
 
     @classmethod
     def parse(cls, text: "str | EncoderSpec", base_dir: Path | None = None) -> "EncoderSpec":
@@ -40,7 +42,8 @@ class EncoderSpec:
             raise AspectNavError(
                 f"Encoder {raw!r} is neither a package model ({', '.join(PACKAGE_MODELS)}) nor a model directory."
             )
-        kind = "head" if (path / HEAD_CONFIG).exists() else "layer" if (path / LAYER_CONFIG).exists() else "directory"
+        kind = next((kind for kind, config in (("head", HEAD_CONFIG), ("layer", LAYER_CONFIG), ("delta", DELTA_CONFIG))
+                     if (path / config).exists()), "directory")
         return cls(kind, written, path.resolve())
 
     def __str__(self) -> str:

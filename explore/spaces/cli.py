@@ -104,13 +104,14 @@ def _encoded_on(manifest: dict) -> str:
 
 def trained_words(directory, manifest: dict) -> str:
     """How a stored space was trained, as `spaces list` says it ("" for the generic space)."""
-    from explore.encoders.spec import LAYER_CONFIG
+    from explore.encoders.spec import DELTA_CONFIG, LAYER_CONFIG
     from explore.spaces.store import training_mode
 
     mode = training_mode(directory, manifest)
     if mode == "full":
         files = manifest.get("encoder_files") or {}
-        free_text = ("distilled last layer" if LAYER_CONFIG in files else "distilled head" if files
+        free_text = ("its fine-tuned encoder as a low-rank weight delta" if DELTA_CONFIG in files
+                     else "distilled last layer" if LAYER_CONFIG in files else "distilled head" if files
                      else "its fine-tuned encoder")
         return f"trained full (fine-tuned encoder's vectors; free text: {free_text}), "
     return "trained head (projection of generic), " if mode == "head" else ""

@@ -360,7 +360,8 @@ def _derived_only(directory: Path) -> bool:
 
 def _ships_full_vectors(directory: Path) -> bool:
     """A full-mode space stored with its vectors: they come from a fine-tuned encoder that is not stored beside them
-    (only the head distilled onto them, for free text), so nothing here can rebuild them."""
+    whole (only what places free text ships: a distilled head or layer, or a low-rank weight delta, close to it but
+    not it), so nothing here rebuilds them."""
     try:
         manifest = read_manifest(directory)
     except SpaceUnusable:
@@ -370,7 +371,7 @@ def _ships_full_vectors(directory: Path) -> bool:
 
 def _full_vectors_damaged(directory: Path, reason: str) -> str:
     return (f"its full-mode vectors are damaged: {reason}. They were written by a fine-tuned encoder that does not "
-            f"ship (its distilled head only places free text), so they cannot be rebuilt here: restore them with "
+            f"ship (what ships beside them only places free text), so they cannot be rebuilt here: restore them with "
             f"`git checkout -- {directory}` or rebuild the full spaces with scripts/build_vital_full_spaces.sh.")
 
 

@@ -7,7 +7,8 @@ registry then rebuilds it. A space saved with its head in `encoder/` (a shipped 
 records each head file's sha256 (`encoder_files`), checked before anything loads the head.
 fp16 halves the files (10k x 384 = 7.7 MB) at cosine error ~1e-4. A full-mode space (its vectors written by a
 fine-tuned encoder, `trained: full`) can ship them as int8 (each row scaled to ±127; unit rows, so loading needs no
-scale: it renormalises) beside the head distilled onto them that places free text (training/distilled_head.py).
+scale: it renormalises) beside the encoder that places free text: that fine-tuned encoder as a low-rank weight delta
+of MiniLM (training/weight_delta.py), or a head or last layer distilled onto the vectors.
 """
 from __future__ import annotations
 
@@ -61,8 +62,9 @@ def save_space(space: Space, directory: Path, encoder_spec: str | None = None, e
     (a projection head) is copied in as `encoder/` so a shipped head space is self-contained.
     Without embeddings, the manifest says how to derive them (a head projects its base space in
     well under a second), which keeps many trained spaces inside the shipped-assets budget.
-    `trained="full"` with `encoder_dir`: the embeddings are a fine-tuned encoder's and the head only places free
-    text (a distilled head); they are stored, `stored_dtype` int8 keeps five such spaces inside the budget."""
+    `trained="full"` with `encoder_dir`: the embeddings are a fine-tuned encoder's and `encoder_dir` only places free
+    text (a weight delta, a distilled head or layer); they are stored, `stored_dtype` int8 keeps five such spaces
+    inside the budget."""
     if stored_dtype not in STORED_DTYPES:
         raise ValueError(f"stored_dtype {stored_dtype!r}: use one of {', '.join(STORED_DTYPES)}")
     if trained is not None and trained not in TRAINING_MODES:

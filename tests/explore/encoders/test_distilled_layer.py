@@ -4,7 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from explore.encoders import DistilledLayerEncoder, EncoderSpec, load_distilled_layer, load_encoder, save_distilled_layer
+from explore.encoders import AdaptedEncoder, EncoderSpec, load_distilled_layer, load_encoder, save_distilled_layer
 from explore.errors import AspectNavError
 
 TEXTS = ["a French painter of water lilies", "Paris. Paris is the capital and largest city of France."]
@@ -17,7 +17,7 @@ def _last_layer(minilm):
 def test_the_base_layer_as_is_encodes_as_the_base_and_shares_its_other_weights(minilm, tmp_path):
     save_distilled_layer(tmp_path / "layer", _last_layer(minilm).state_dict(), 5)
     encoder = load_encoder(f"dir:{tmp_path / 'layer'}")
-    assert isinstance(encoder, DistilledLayerEncoder) and EncoderSpec.parse(f"dir:{tmp_path / 'layer'}").kind == "layer"
+    assert isinstance(encoder, AdaptedEncoder) and EncoderSpec.parse(f"dir:{tmp_path / 'layer'}").kind == "layer"
     assert encoder.fingerprint != minilm.fingerprint
     np.testing.assert_allclose(np.sum(encoder.encode(TEXTS, progress=False) * minilm.encode(TEXTS, progress=False),
                                       axis=1), 1.0, atol=1e-4)  # fp16 weights

@@ -128,3 +128,14 @@ def test_spaces_list_says_full_or_head(capsys):
     assert "trained" not in lines["generic"]
     for name in ("country", "occupation", "topic", "union", "intersection"):
         assert "trained full" in lines[name] or "trained head" in lines[name], lines[name]
+
+
+def test_spaces_list_says_what_places_a_full_space_s_free_text(tmp_path):
+    from explore.spaces.cli import trained_words
+
+    said = {files: trained_words(tmp_path, {"trained": "full", "encoder_files": {name: "0" * 64 for name in files}})
+            for files in (("delta.json", "delta.safetensors"), ("layer.json", "layer.safetensors"),
+                          ("head.json", "head.safetensors"), ())}
+    assert [words.split("free text: ")[1].split(")")[0] for words in said.values()] == [
+        "its fine-tuned encoder as a low-rank weight delta", "distilled last layer", "distilled head",
+        "its fine-tuned encoder"]
