@@ -3,7 +3,7 @@ placed them: nn@10 overlap on held-out articles' titles and descriptions (traini
 
     python scripts/measure_free_text_queries.py --packed DIR country occupation union intersection
 
-DIR is what `scripts/ship_full_spaces.py pack` wrote where the spaces trained (a GPU run): it holds each space's query
+DIR is what `scripts/ship_full_spaces.py pack` wrote where the spaces trained (a GPU run or the CPU rebuild): it holds each space's query
 vectors from its fine-tuned encoder, which nothing here can compute (the encoders are not shipped).
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ from explore.encoders import load_encoder  # noqa: E402
 from explore.spaces.registry import SHIPPED_SPACES_DIR  # noqa: E402
 from explore.spaces.store import read_training_record  # noqa: E402
 from training.distilled_head import neighbour_overlap  # noqa: E402
-from training.full_spaces import read_packed, short_queries  # noqa: E402
+from training.full_spaces import HELD_OUT_SHORT_QUERIES, held_out_queries, read_packed, short_queries  # noqa: E402
 from training.splits import split_by_article  # noqa: E402
 
 
@@ -29,17 +29,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", default="vital")
     parser.add_argument("--packed", type=Path, required=True)
-    parser.add_argument("--queries", type=int, default=400, help="held-out queries drawn (seeded)")
+    parser.add_argument("--queries", type=int, default=HELD_OUT_SHORT_QUERIES,
+                        help="held-out queries drawn (seeded)")
     parser.add_argument("spaces", nargs="+")
     args = parser.parse_args()
     corpus = open_corpus(args.corpus)
     queries = short_queries(corpus)
-    rng = np.random.default_rng(0)
     for name in args.spaces:
         directory = SHIPPED_SPACES_DIR / corpus.name / name
         split = read_training_record(directory)["split"]
         test = np.asarray(split_by_article(corpus, seed=split["seed"], test_fraction=split["test_fraction"]).test)
-        drawn = np.sort(rng.choice(test, min(args.queries, len(test)), replace=False))
+        drawn = held_out_queries(test, args.queries)
         full_corpus, full_queries = read_packed(args.packed / f"{name}.npz")
         placed = load_encoder(f"dir:{directory / 'encoder'}").encode([queries[i] for i in drawn], progress=False)
         placed = placed / np.linalg.norm(placed, axis=1, keepdims=True)

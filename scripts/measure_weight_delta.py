@@ -7,8 +7,8 @@ from, per rank: nn@10 overlap with the fine-tuned encoder's own neighbours, for 
 (--ranks: each rank, and after a slash the embedding table's rank where it differs.)
 
 DIR is the data home the full-mode runs trained in (their fine-tuned encoders are there); the queries are the
-seeded draws `scripts/measure_free_text_queries.py` (400 short queries) and `training.full_spaces.held_out_queries`
-(200 texts) score the shipped encoders on, so the figures sit beside theirs. Beside each: the median ms of one short
+seeded draws of `training.full_spaces.held_out_queries` (400 short queries, 200 texts) that
+`scripts/measure_free_text_queries.py` and the ship step score the shipped encoders on, so the figures sit beside theirs. Beside each: the median ms of one short
 query encoded alone (fp32, torch), the encoders taking turns, the fine-tuned encoder itself the peer; and the CPU.
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ def main() -> int:
     parser.add_argument("--corpus", default="vital")
     parser.add_argument("--ranks", default="8/4,16/4,32/4")
     parser.add_argument("--embedding-rank", type=int, default=None, help="default: the rank; 0: embeddings as the base")
-    parser.add_argument("--queries", type=int, default=400)
+    parser.add_argument("--queries", type=int, default=None, help="held-out short queries (default: 400)")
     parser.add_argument("--out", type=Path, default=None, help="also write the figures here (JSON)")
     parser.add_argument("spaces", nargs="+")
     args = parser.parse_args()
@@ -45,7 +45,7 @@ def main() -> int:
     from explore.spaces.article_text import article_text
     from explore.spaces.store import read_manifest, read_training_record
     from training.distilled_head import neighbour_overlap
-    from training.full_spaces import held_out_queries, short_queries
+    from training.full_spaces import HELD_OUT_SHORT_QUERIES, held_out_queries, short_queries
     from training.splits import split_by_article
     from training.weight_delta import delta_bytes, weight_delta
 
@@ -53,7 +53,6 @@ def main() -> int:
     queries = short_queries(corpus)
     base = load_encoder("minilm", precision="fp32")
     base.encode(["warm"], progress=False)
-    rng = np.random.default_rng(0)
     figures = {"cpu": cpu_description(), "spaces": {}}
     print(figures["cpu"], flush=True)
     for name in args.spaces:
@@ -62,7 +61,7 @@ def main() -> int:
         tuned = load_encoder(manifest["encoder"], precision="fp32", base_dir=directory)
         split = split_by_article(corpus, seed=record["split"]["seed"], test_fraction=record["split"]["test_fraction"])
         test = np.asarray(split.test)
-        drawn = np.sort(rng.choice(test, min(args.queries, len(test)), replace=False))
+        drawn = held_out_queries(test, args.queries or HELD_OUT_SHORT_QUERIES)
         texts = held_out_queries(test)
         vectors = np.load(directory / manifest["embeddings"]["file"]).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)

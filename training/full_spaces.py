@@ -116,10 +116,11 @@ def _delta_figures(corpus: Corpus, delta: Path, test: np.ndarray, full_corpus: n
                    full_queries: np.ndarray | None) -> dict:
     """Where the delta places the test articles' short queries and the held-out articles' texts, against where the
     fine-tuned encoder placed them (its packed query vectors; its corpus vectors, each text's own row left out)."""
-    from explore.encoders import load_encoder, load_weight_delta
+    from explore.encoders import load_encoder
     from explore.spaces.article_text import article_text
 
-    encoder, carried = load_encoder(f"dir:{delta}", precision="fp32"), load_weight_delta(delta)
+    encoder = load_encoder(f"dir:{delta}", precision="fp32")
+    carried = encoder.adaptation  # the WeightDelta it runs
     figures = {"free_text_encoder": f"{carried.base_encoder} with a rank-{carried.rank} weight delta of the "
                                     f"fine-tuned encoder (fp16)", "queries": QUERIES_RULE}
     texts = held_out_queries(test)
@@ -162,7 +163,7 @@ def write_full_space(corpus: Corpus, name: str, kind: str, aspects: tuple[str, .
                      full_corpus: np.ndarray, save_encoder, figures: dict, shipped: Path,
                      source: dict | None = None) -> dict:
     """Write `shipped/<name>`: the full-mode vectors (int8 when their nn@10 overlap with the float vectors is ≥
-    INT8_NN10_FLOOR, else fp16), the free-text encoder `save_encoder(directory)` writes (a distilled head or layer),
+    INT8_NN10_FLOOR, else fp16), the free-text encoder `save_encoder(directory)` writes (a weight delta or a distilled head),
     and the training record with `figures` under `shipped`. Returns the figures."""
     split = split_by_article(corpus, seed=record["split"]["seed"], test_fraction=record["split"]["test_fraction"])
     test = split.test
@@ -194,76 +195,14 @@ def write_full_space(corpus: Corpus, name: str, kind: str, aspects: tuple[str, .
 
 
 HELD_OUT_QUERIES = 200  # issue #39's free-text figure: this many held-out articles' texts used as queries
+HELD_OUT_SHORT_QUERIES = 400  # the measuring scripts' draw of held-out short queries (titles and descriptions)
 HELD_OUT_SEED = 0
 
 
 def held_out_queries(test: np.ndarray, count: int = HELD_OUT_QUERIES, seed: int = HELD_OUT_SEED) -> np.ndarray:
-    """`count` test articles drawn with `seed` (sorted): the free-text queries the distilled encoder is scored on."""
+    """`count` test articles drawn with `seed` (sorted): the held-out articles whose texts or short queries a space's
+    free-text encoder is scored on. The same split gives the same draw whatever else was measured before it."""
     return np.sort(np.random.default_rng(seed).choice(test, min(count, len(test)), replace=False))
-
-
-def reship_with_distilled_layer(corpus: Corpus, name: str, shipped: Path, states, layer_state: dict, heads: int,
-                                trainer, generic_corpus: np.ndarray | None = None,
-                                train_articles: int | None = None) -> dict:
-    """Replace the free-text encoder of the shipped full space `shipped/<name>` with a distilled last layer
-    (training/distilled_layer.py) trained by `trainer` on the record's training articles, from the space's own
-    vectors: they are the fine-tuned encoder's encodings of each article's text, so the held-out articles' texts are
-    free-text queries whose true neighbours are known here. Keeps the previous figures under `before` (with the
-    previous head's score on the same held-out queries, given `generic_corpus`). `train_articles`: a seeded sample of
-    the training articles, where CPU time is short."""
-    from explore.encoders import save_distilled_layer
-    from explore.spaces.store import load_space, read_manifest, read_training_record
-
-    directory = Path(shipped) / name
-    manifest, record = read_manifest(directory), read_training_record(directory)
-    if manifest.get("trained") != "full" or not record:
-        raise ValueError(f"{directory} is not a shipped full-mode space with its training record")
-    full_corpus = _unit(load_space(directory, corpus, check_encoder=False).embeddings_)
-    split = _checked_split(corpus, name, record)
-    queries = held_out_queries(split.test)
-    previous = dict(record.get("shipped") or {})
-    previous = previous.get("before") or {key: value for key, value in previous.items()
-                                          if key != "stored" and not key.startswith("int8")}
-    from explore.encoders import HeadEncoder, load_encoder
-
-    old = load_encoder(manifest["encoder"], base_dir=directory)
-    if generic_corpus is not None and isinstance(old, HeadEncoder):
-        previous[f"nn@10_{len(queries)}_held_out"] = round(neighbour_overlap(
-            old.project(generic_corpus[queries]), full_corpus[queries], full_corpus, exclude=queries), 4)
-    train = split.train if not train_articles or train_articles >= len(split.train) else np.sort(
-        np.random.default_rng(record["split"]["seed"]).choice(split.train, train_articles, replace=False))
-    trainer.fit(layer_state, heads, states, train, full_corpus[train])
-    figures = {"free_text_encoder": f"minilm with layer {states.layer} distilled (fp16)",
-               "fitted_on": f"{len(train)} of the {len(split.train)} training articles, {trainer.epochs} epoch(s), "
-                            f"learning rate {trainer.learning_rate}",
-               f"nn@10_{len(queries)}_held_out": round(neighbour_overlap(
-                   trainer.place(states, queries), full_corpus[queries], full_corpus, exclude=queries), 4),
-               "nn@10_test_articles": round(neighbour_overlap(
-                   trainer.place(states, split.test), full_corpus[split.test], full_corpus, exclude=split.test), 4),
-               "before": previous}
-    if "int8_nn@10_vs_float" in (record.get("shipped") or {}):  # measured against the float vectors when first shipped
-        figures["int8_nn@10_vs_float"] = record["shipped"]["int8_nn@10_vs_float"]
-    record = {key: value for key, value in record.items() if key != "shipped"}
-    save = lambda target: save_distilled_layer(target, trainer.state_dict_, states.layer)  # noqa: E731
-    with tempfile.TemporaryDirectory() as scratch:  # checked before anything is written into the shipped assets
-        _check_engine_agrees(corpus, save(Path(scratch) / ENCODER_DIR), trainer.place(states, queries[:16]),
-                             queries[:16])
-    return write_full_space(corpus, name, manifest["kind"], tuple(manifest.get("aspects") or ()), record,
-                            full_corpus, save, figures, shipped, source=manifest)
-
-
-def _check_engine_agrees(corpus: Corpus, encoder_dir: Path, placed: np.ndarray, rows: np.ndarray) -> None:
-    """The saved encoder (fp16 layer in the base model, as the engine runs it) must place the texts where training
-    did: a mismatch in layer names or tokenization would otherwise ship silently."""
-    from explore.encoders import load_encoder
-    from explore.spaces.article_text import article_text
-
-    encoder = load_encoder(f"dir:{encoder_dir}", precision="fp32")
-    engine = encoder.encode([article_text(corpus.articles[i]) for i in rows], progress=False)
-    worst = float(np.min(np.sum(engine * placed, axis=1)))
-    if worst < 0.999:
-        raise ValueError(f"{encoder_dir}: the distilled layer places held-out texts at cosine {worst:.4f} "
-                         f"of training's in the engine (layer names or tokenization differ)")
 
 
 def free_text_lines(spaces: dict) -> list[str]:

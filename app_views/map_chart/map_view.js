@@ -444,21 +444,24 @@ class MapView {
     this.pendingView = setTimeout(() => this.onView(shown), 250);
   }
 
-  hit(px, py) { // the point under (px, py): the nearest within reach, the topmost trace first among equals
-    let best = null, bestDistance = Infinity;
-    for (let t = this.traces.length - 1; t >= 0; t -= 1) {
+  hit(px, py) { // the point under (px, py): the topmost marker drawn over it (what the reader sees there: a neighbour
+    // drawn under the seed's star is the star's), else the nearest within reach
+    let best = null, bestDistance = Infinity, covered = null;
+    for (let t = this.traces.length - 1; t >= 0 && !covered; t -= 1) {
       const trace = this.traces[t];
       if (!this.shown(trace) || !trace.hover || !trace.hovertext.length && !trace.customdata.length) continue;
-      const reach = Math.max(trace.size / 2, 3) + HIT_PX, { h, sx, sy, x0, y0 } = this.frame;
+      const radius = Math.max(trace.size / 2, 3), reach = radius + HIT_PX, { h, sx, sy, x0, y0 } = this.frame;
+      let coveredDistance = Infinity;
       for (let i = 0; i < trace.x.length; i += 1) {
         if (trace.x[i] == null || trace.y[i] == null) continue;
         const x = (trace.x[i] - x0) * sx, y = h - (trace.y[i] - y0) * sy;
         if (Math.abs(x - px) > reach || Math.abs(y - py) > reach) continue;
         const distance = Math.hypot(x - px, y - py);
+        if (distance <= radius && distance < coveredDistance) { covered = { trace, i, x, y }; coveredDistance = distance; }
         if (distance <= reach && distance < bestDistance) { best = { trace, i, x, y }; bestDistance = distance; }
       }
     }
-    return best;
+    return covered || best;
   }
 
   showHover(found) {

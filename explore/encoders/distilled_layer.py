@@ -4,7 +4,8 @@ fine-tuned encoder, so free text lands where that encoder would have put it at t
 A full-mode space's fine-tuned encoder is 43 MiB; its lower layers stay close to the base model's, and a pooled-vector
 head (explore/encoders/head.py) cannot recover what the fine-tuned layers do to each token. Replacing the last layer
 (1.8 M weights, 3.5 MB in fp16) and keeping the base model's others places text far closer to the fine-tuned
-encoder's own neighbours (training/distilled_layer.py measures it). A layer lives in its own directory
+encoder's own neighbours (docs/training.md, "Free text through a distilled last layer"; a weight delta,
+weight_delta.py, now does better and ships instead). Data homes that hold a layer still load it. A layer lives in its own directory
 (`EncoderSpec.parse` recognises it by `layer.json`):
 
     layer.json          {"format": "aspectnav-distilled-layer", "version": 1,

@@ -25,7 +25,7 @@ from explore.spaces.store import MANIFEST_FILE
 from explore.spaces.vector_index import file_sha256
 
 COPIED = ("generic", "country", "occupation", "topic")
-WEIGHTS = {"country": "encoder/layer.safetensors", "occupation": "encoder/layer.safetensors"}  # full: distilled layers
+WEIGHTS = {"country": "encoder/delta.safetensors", "occupation": "encoder/delta.safetensors"}  # full: weight deltas
 
 
 @pytest.fixture(scope="module")
