@@ -101,7 +101,8 @@ def ship_full_space(corpus: Corpus, name: str, kind: str, aspects: tuple[str, ..
     if previous:
         figures["before"] = {key: value for key, value in previous.items()
                              if key not in ("before", "stored") and not key.startswith("int8")}
-    return write_full_space(corpus, name, kind, aspects, record, full_corpus, save_encoder, figures, shipped, source)
+    return write_full_space(corpus, name, kind, aspects, record, full_corpus, split.test, save_encoder, figures,
+                            shipped, source)
 
 
 def _checked_split(corpus: Corpus, name: str, record: dict):
@@ -160,18 +161,15 @@ def _distilled_head(record: dict, head_kind: str, split, full_corpus: np.ndarray
 
 
 def write_full_space(corpus: Corpus, name: str, kind: str, aspects: tuple[str, ...], record: dict,
-                     full_corpus: np.ndarray, save_encoder, figures: dict, shipped: Path,
+                     full_corpus: np.ndarray, test: np.ndarray, save_encoder, figures: dict, shipped: Path,
                      source: dict | None = None) -> dict:
     """Write `shipped/<name>`: the full-mode vectors (int8 when their nn@10 overlap with the float vectors is ≥
     INT8_NN10_FLOOR, else fp16), the free-text encoder `save_encoder(directory)` writes (a weight delta or a distilled head),
-    and the training record with `figures` under `shipped`. Returns the figures."""
-    split = split_by_article(corpus, seed=record["split"]["seed"], test_fraction=record["split"]["test_fraction"])
-    test = split.test
-    figures = dict(figures)
-    if "int8_nn@10_vs_float" not in figures:  # given when `full_corpus` is itself read back from int8
-        rounded = _unit(quantized_rows(full_corpus).astype(np.float32))  # the test articles as seeds, in int8 vectors
-        figures["int8_nn@10_vs_float"] = round(neighbour_overlap(rounded[test], full_corpus[test], rounded,
-                                                                    exclude=test, reference_corpus=full_corpus), 4)
+    and the training record with `figures` under `shipped`; `test`: the record's test articles, whose neighbours the
+    int8 check compares. Returns the figures."""
+    rounded = _unit(quantized_rows(full_corpus).astype(np.float32))  # the test articles as seeds, in int8 vectors
+    figures = dict(figures, **{"int8_nn@10_vs_float": round(neighbour_overlap(
+        rounded[test], full_corpus[test], rounded, exclude=test, reference_corpus=full_corpus), 4)})
     stored_dtype = SHIPPED_DTYPE if figures["int8_nn@10_vs_float"] >= INT8_NN10_FLOOR else "float16"
     figures["stored"] = stored_dtype
     with tempfile.TemporaryDirectory() as scratch:
